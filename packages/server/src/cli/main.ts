@@ -1,0 +1,71 @@
+import { fileURLToPath } from 'node:url';
+import { SettingsError } from '../platform/settings.js';
+import { SVC_VERSION } from '../platform/version.js';
+import { runProcess } from '../runtime/process-main.js';
+import { DISTRIBUTED_ROLES, NODE_ROLES, PROCESS_ROLES, type ProcessRole } from '../runtime/roles.js';
+import { runStandalone } from './standalone.js';
+import { runMigrate } from './migrate.js';
+
+const HELP = `svc ${SVC_VERSION}: self-hosted media management service
+
+Usage:
+  svc standalone                 start the STANDALONE edition (control, storage node, play-agent)
+  svc role control|user|media|edge
+                                 run one control role of a DISTRIBUTED deployment
+  svc node storage|play-agent    run a worker node
+  svc migrate [database...]      apply pending migrations (svc_user svc_media svc_config yiyi_storage)
+  svc --help | --version
+
+Settings come from environment variables (see .env.example); a play-agent also reads the
+file named by PLAY_AGENT_CONFIG. The data folder is SVC_DATA_DIR (default ./data).
+`;
+
+function fail(message: string, code: number): never {
+  process.stderr.write(`svc: ${message}\n`);
+  process.exit(code);
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const entry = fileURLToPath(import.meta.url);
+  switch (command) {
+    case undefined:
+    case '--help':
+    case '-h':
+    case 'help':
+      process.stdout.write(HELP);
+      return;
+    case '--version':
+      process.stdout.write(`${SVC_VERSION}\n`);
+      return;
+    case 'standalone':
+      return runStandalone(entry);
+    case 'role': {
+      const role = rest[0];
+      if (!role || !(DISTRIBUTED_ROLES as readonly string[]).includes(role)) {
+        fail(`role must be one of ${DISTRIBUTED_ROLES.join(', ')}`, 2);
+      }
+      return runProcess(role as ProcessRole, 'distributed');
+    }
+    case 'node': {
+      const role = rest[0];
+      if (!role || !(NODE_ROLES as readonly string[]).includes(role)) fail(`node must be one of ${NODE_ROLES.join(', ')}`, 2);
+      return runProcess(role as ProcessRole, 'distributed');
+    }
+    case 'child': {
+      // Started by the standalone supervisor over IPC; not meant to be typed by hand.
+      const role = rest[0];
+      if (!role || !(role in PROCESS_ROLES)) fail(`unknown child role ${role ?? ''}`, 2);
+      return runProcess(role as ProcessRole, 'standalone');
+    }
+    case 'migrate':
+      return runMigrate(rest);
+    default:
+      fail(`unknown command '${command}'. Run svc --help.`, 2);
+  }
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  const message = error instanceof Error ? error.message : String(error);
+  fail(message, error instanceof SettingsError ? 2 : 1);
+});

@@ -1,0 +1,42 @@
+import { createLogger } from '../platform/logger.js';
+import { loadSettings } from '../platform/settings.js';
+import { openServiceDatabase, runMigrations, type Migration, type ServiceDatabaseName } from '../platform/db/index.js';
+import { configMigrations } from '../services/config/config.migrations.js';
+import { userMigrations } from '../services/user/user.migrations.js';
+import { mediaMigrations } from '../services/media/media.migrations.js';
+import { storageMigrations } from '../services/storage/storage.migrations.js';
+
+export const SERVICE_MIGRATIONS: Record<ServiceDatabaseName, readonly Migration[]> = {
+  svc_config: configMigrations,
+  svc_user: userMigrations,
+  svc_media: mediaMigrations,
+  yiyi_storage: storageMigrations,
+};
+
+/** `svc migrate [database...]`: brings the named (default: all) service databases up to date. */
+export async function runMigrate(names: string[]): Promise<void> {
+  const settings = loadSettings();
+  const logger = createLogger({ level: settings.logLevel, component: 'migrate' });
+  const all = Object.keys(SERVICE_MIGRATIONS) as ServiceDatabaseName[];
+  const unknown = names.filter((name) => !all.includes(name as ServiceDatabaseName));
+  if (unknown.length > 0) throw new Error(`unknown database ${unknown.join(', ')} (known: ${all.join(', ')})`);
+  const chosen = names.length > 0 ? (names as ServiceDatabaseName[]) : all;
+  for (const name of chosen) {
+    const database = await openServiceDatabase({
+      name,
+      mode: settings.dbMode,
+      dataDir: settings.dataDir,
+      databaseUrl: settings.databaseUrl,
+      nameSuffix: settings.dbNameSuffix,
+      logger,
+    });
+    try {
+      const { applied } = await runMigrations(database, SERVICE_MIGRATIONS[name]);
+      process.stdout.write(
+        `${name}: ${applied.length === 0 ? 'up to date' : `applied ${applied.join(', ')}`}\n`,
+      );
+    } finally {
+      await database.close();
+    }
+  }
+}

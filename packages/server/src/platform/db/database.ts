@@ -1,0 +1,339 @@
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import type { Logger } from '../logger.js';
+import { DatabaseError, describeError, errorCode, MigrationError } from './errors.js';
+import { acquireDataDirLock } from './lock-file.js';
+import { PGliteDialect } from './pglite-dialect.js';
+import { PG_TYPES, PGLITE_PARSERS } from './value-types.js';
+
+export { DatabaseError, MigrationError };
+
+export type ServiceDatabaseName = 'svc_user' | 'svc_media' | 'svc_config' | 'yiyi_storage';
+export type DatabaseBackend = 'pglite' | 'postgres';
+
+export const SERVICE_DATABASE_NAMES: readonly ServiceDatabaseName[] = [
+  'svc_user',
+  'svc_media',
+  'svc_config',
+  'yiyi_storage',
+];
+
+export interface Migration {
+  /** 'V001__init': V, three digits, two underscores, lower-case words. */
+  name: string;
+  up(db: Kysely<any>): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  name: ServiceDatabaseName;
+  mode: 'bundled' | 'external';
+  /** bundled: PGlite directories live under <dataDir>/db/ */
+  dataDir: string;
+  /** external: postgres://user[:password]@host[:port][/database] (the database only serves to create ours) */
+  databaseUrl?: string;
+  /** external: appended to the database name */
+  nameSuffix?: string;
+  logger: Logger;
+}
+
+export interface ServiceDatabase<DB = unknown> {
+  readonly db: Kysely<DB>;
+  readonly backend: DatabaseBackend;
+  /** e.g. 'svc_user' or 'svc_user_t1a2b3' */
+  readonly databaseName: string;
+  /** Idempotent. */
+  close(): Promise<void>;
+}
+
+/** What runMigrations and withAdvisoryLock need besides the public handle. */
+export type DatabaseInternals =
+  | { backend: 'postgres'; logger: Logger; pool: pg.Pool }
+  | { backend: 'pglite'; logger: Logger; heldLocks: Set<string> };
+
+const internals = new WeakMap<ServiceDatabase<any>, DatabaseInternals>();
+
+export function databaseInternals(database: ServiceDatabase<any>): DatabaseInternals {
+  const found = internals.get(database);
+  if (!found) throw new DatabaseError('this database handle was not opened by openServiceDatabase');
+  return found;
+}
+
+const CONNECT_TIMEOUT_MS = 5_000;
+const POOL_MAX = 10;
+const SUFFIX_PATTERN = /^[a-z0-9_]{0,30}$/;
+
+function createHandle<DB>(
+  db: Kysely<DB>,
+  backend: DatabaseBackend,
+  databaseName: string,
+  inner: DatabaseInternals,
+  afterDestroy: () => void,
+): ServiceDatabase<DB> {
+  let closing: Promise<void> | undefined;
+  const handle: ServiceDatabase<DB> = {
+    db,
+    backend,
+    databaseName,
+    close() {
+      closing ??= (async () => {
+        try {
+          await db.destroy();
+        } finally {
+          afterDestroy();
+          inner.logger.info({ db: databaseName, backend }, 'database closed');
+        }
+      })();
+      return closing;
+    },
+  };
+  internals.set(handle, inner);
+  return handle;
+}
+
+/** Opens (and in external mode creates if needed) the database of one service. */
+export async function openServiceDatabase<DB>(options: DatabaseOptions): Promise<ServiceDatabase<DB>> {
+  if (!SERVICE_DATABASE_NAMES.includes(options.name)) {
+    throw new DatabaseError(`unknown service database '${String(options.name)}'`);
+  }
+  switch (options.mode) {
+    case 'bundled':
+      return openBundled<DB>(options);
+    case 'external':
+      return openExternal<DB>(options);
+    default:
+      throw new DatabaseError(`unknown database mode '${String(options.mode)}' (bundled or external)`);
+  }
+}
+
+async function openBundled<DB>(options: DatabaseOptions): Promise<ServiceDatabase<DB>> {
+  const { name, logger } = options;
+  const dir = path.resolve(options.dataDir, 'db', name);
+  try {
+    mkdirSync(dir, { recursive: true });
+  } catch (err) {
+    throw new DatabaseError(`cannot create data folder ${dir} for ${name}: ${describeError(err)}`, {
+      cause: err,
+    });
+  }
+  const lock = acquireDataDirLock(dir, name);
+  if (lock.takenOverFrom !== undefined) {
+    logger.warn(
+      { db: name, lockFile: lock.path },
+      `took over the lock of process ${lock.takenOverFrom}, which is gone`,
+    );
+  }
+  let pglite: PGlite;
+  try {
+    pglite = await PGlite.create(dir, { parsers: PGLITE_PARSERS });
+  } catch (err) {
+    lock.release();
+    throw new DatabaseError(`cannot open embedded PostgreSQL for ${name} in ${dir}: ${describeError(err)}`, {
+      cause: err,
+    });
+  }
+  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite, logger, label: name }) });
+  logger.info({ db: name, backend: 'pglite', dir }, 'database opened');
+  return createHandle(db, 'pglite', name, { backend: 'pglite', logger, heldLocks: new Set() }, () =>
+    lock.release(),
+  );
+}
+
+interface ServerAddress {
+  url: URL;
+  /** host:port for messages, never credentials */
+  where: string;
+  /** strings that must never show up in a message */
+  secrets: string[];
+}
+
+function parseServerUrl(databaseUrl: string): ServerAddress {
+  let url: URL;
+  try {
+    url = new URL(databaseUrl);
+  } catch {
+    throw new DatabaseError('the PostgreSQL URL (SVC_DATABASE_URL) is not a valid URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new DatabaseError(
+      'the PostgreSQL URL (SVC_DATABASE_URL) must start with postgres:// or postgresql://',
+    );
+  }
+  const host = url.hostname || url.searchParams.get('host') || 'localhost';
+  const port = url.port || url.searchParams.get('port') || '5432';
+  const secrets = [url.password, safeDecode(url.password), url.searchParams.get('password') ?? ''].filter(
+    (s) => s.length > 0,
+  );
+  return { url, where: `${host}:${port}`, secrets };
+}
+
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+function redact(message: string, secrets: readonly string[]): string {
+  let result = message;
+  for (const secret of secrets) result = result.split(secret).join('***');
+  return result;
+}
+
+/** The URL's own database name, if it names one. */
+function urlDatabase(url: URL): string | undefined {
+  const name = safeDecode(url.pathname.replace(/^\//, ''));
+  return name.length > 0 ? name : undefined;
+}
+
+function withDatabase(url: URL, database: string): string {
+  const copy = new URL(url.href);
+  copy.pathname = `/${encodeURIComponent(database)}`;
+  return copy.href;
+}
+
+function quoteIdent(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+function connectError(server: ServerAddress, database: string, err: unknown): DatabaseError {
+  return new DatabaseError(
+    redact(
+      `cannot connect to PostgreSQL at ${server.where} (${database}): ${describeError(err)}`,
+      server.secrets,
+    ),
+    { cause: err },
+  );
+}
+
+/** A short-lived client on the server's maintenance database (the URL's own, else 'postgres'). */
+async function withAdminClient<T>(
+  server: ServerAddress,
+  avoid: string,
+  fn: (client: pg.Client) => Promise<T>,
+): Promise<T> {
+  const own = urlDatabase(server.url);
+  const adminDb = own && own !== avoid ? own : 'postgres';
+  const client = new pg.Client({
+    connectionString: withDatabase(server.url, adminDb),
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
+  client.on('error', () => {
+    // a dropped admin connection surfaces through the pending query
+  });
+  try {
+    await client.connect();
+  } catch (err) {
+    await client.end().catch(() => undefined);
+    throw connectError(server, adminDb, err);
+  }
+  try {
+    return await fn(client);
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+async function createDatabase(server: ServerAddress, databaseName: string, logger: Logger): Promise<void> {
+  await withAdminClient(server, databaseName, async (client) => {
+    try {
+      await client.query(`CREATE DATABASE ${quoteIdent(databaseName)}`);
+      logger.info({ db: databaseName, server: server.where }, 'database created');
+    } catch (err) {
+      // 42P04 duplicate_database, 23505 on pg_database's unique index: another starter was faster
+      const code = errorCode(err);
+      if (code === '42P04' || code === '23505') return;
+      throw new DatabaseError(
+        redact(
+          `cannot create database ${databaseName} on PostgreSQL at ${server.where}: ${describeError(err)}`,
+          server.secrets,
+        ),
+        { cause: err },
+      );
+    }
+  });
+}
+
+async function probe(pool: pg.Pool): Promise<void> {
+  const client = await pool.connect();
+  client.release();
+}
+
+async function openExternal<DB>(options: DatabaseOptions): Promise<ServiceDatabase<DB>> {
+  const { name, logger } = options;
+  if (!options.databaseUrl) {
+    throw new DatabaseError(`external database mode needs a PostgreSQL URL (SVC_DATABASE_URL) for ${name}`);
+  }
+  const suffix = options.nameSuffix ?? '';
+  if (!SUFFIX_PATTERN.test(suffix)) {
+    throw new DatabaseError(`database name suffix '${suffix}' may hold only a-z, 0-9 and _ (at most 30)`);
+  }
+  const databaseName = `${name}${suffix}`;
+  const server = parseServerUrl(options.databaseUrl);
+
+  const pool = new pg.Pool({
+    connectionString: withDatabase(server.url, databaseName),
+    max: POOL_MAX,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+    fallback_application_name: `svc ${databaseName}`,
+    types: PG_TYPES,
+  });
+  pool.on('error', (err) => {
+    // an idle connection was cut (server restart, network): the pool replaces it on the next use
+    logger.warn(
+      { db: databaseName, server: server.where, err: describeError(err) },
+      'idle PostgreSQL connection lost',
+    );
+  });
+
+  try {
+    try {
+      await probe(pool);
+    } catch (err) {
+      if (errorCode(err) !== '3D000') throw connectError(server, databaseName, err); // 3D000: no such database
+      await createDatabase(server, databaseName, logger);
+      try {
+        await probe(pool);
+      } catch (again) {
+        throw connectError(server, databaseName, again);
+      }
+    }
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw err;
+  }
+
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  logger.info({ db: databaseName, backend: 'postgres', server: server.where }, 'database opened');
+  return createHandle(db, 'postgres', databaseName, { backend: 'postgres', logger, pool }, () => undefined);
+}
+
+/** Drops an external database, closing other sessions on it (tests only). */
+export async function dropExternalDatabase(databaseUrl: string, databaseName: string): Promise<void> {
+  const server = parseServerUrl(databaseUrl);
+  await withAdminClient(server, databaseName, async (client) => {
+    try {
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(databaseName)} WITH (FORCE)`);
+    } catch (err) {
+      if (errorCode(err) !== '42601') {
+        throw new DatabaseError(
+          redact(`cannot drop database ${databaseName}: ${describeError(err)}`, server.secrets),
+          {
+            cause: err,
+          },
+        );
+      }
+      // before PostgreSQL 13 there is no WITH (FORCE)
+      await client.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [databaseName],
+      );
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(databaseName)}`);
+    }
+  });
+}

@@ -1,0 +1,115 @@
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { ComponentName, HealthResponse } from '@svc/contracts';
+import type { Logger } from '../logger.js';
+import { AppError, errorBody } from './errors.js';
+import { SVC_VERSION } from '../version.js';
+
+export type AppServer = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+export interface ServerOptions {
+  component: ComponentName;
+  logger: Logger;
+  /** Largest parsed request body; proxies stream bodies and enforce their own limit. */
+  bodyLimit?: number;
+  /** Extra health checks reported under `checks`; any DOWN makes the health route answer 503. */
+  healthChecks?: () => Promise<Record<string, 'UP' | 'DOWN' | 'DEGRADED'>>;
+  /** Extra paths (besides /health) that answer the same health document. */
+  healthPaths?: string[];
+  /** Disable Node's request timeout (streaming listeners) or set it (ms). */
+  requestTimeoutMs?: number;
+}
+
+const startedAt = Date.now();
+
+/** A Fastify listener with the common error body, zod schemas and a health route. */
+export function createServer(options: ServerOptions): AppServer {
+  const app = Fastify({
+    loggerInstance: options.logger,
+    bodyLimit: options.bodyLimit ?? 1024 * 1024,
+    requestTimeout: options.requestTimeoutMs ?? 600_000,
+    keepAliveTimeout: 65_000,
+    connectionTimeout: 0,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+    logController: new LogController({ disableRequestLogging: true }),
+    routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
+  }).withTypeProvider<ZodTypeProvider>() as unknown as AppServer;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onResponse', (request, reply, done) => {
+    request.log.debug(
+      { req: request, res: reply, ms: Math.round(reply.elapsedTime) },
+      'request completed',
+    );
+    done();
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.statusCode).send(error.toBody());
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      const issues = error.validation.map((issue) => ({
+        path: issue.instancePath,
+        message: issue.message,
+      }));
+      return reply.status(400).send(errorBody('VALIDATION_FAILED', 'request is not valid', issues));
+    }
+    const failure = error as Error & { statusCode?: unknown };
+    const status = typeof failure.statusCode === 'number' ? failure.statusCode : 500;
+    if (status >= 500) {
+      request.log.error({ err: error, req: request }, 'request failed');
+      return reply.status(status).send(errorBody('INTERNAL_ERROR', 'internal error'));
+    }
+    const code =
+      status === 413 ? 'PAYLOAD_TOO_LARGE' : status === 415 ? 'UNSUPPORTED_MEDIA_TYPE' : 'BAD_REQUEST';
+    return reply.status(status).send(errorBody(code, failure.message));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    return reply.status(404).send(errorBody('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  const health = async (): Promise<{ code: number; body: HealthResponse }> => {
+    const checks = options.healthChecks ? await options.healthChecks() : undefined;
+    const down = checks ? Object.values(checks).includes('DOWN') : false;
+    return {
+      code: down ? 503 : 200,
+      body: {
+        status: down ? 'DOWN' : 'UP',
+        component: options.component,
+        version: SVC_VERSION,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+        ...(checks ? { checks } : {}),
+      },
+    };
+  };
+  for (const path of ['/health', ...(options.healthPaths ?? [])]) {
+    app.get(path, async (_request, reply) => {
+      const { code, body } = await health();
+      return reply.status(code).send(body);
+    });
+  }
+  return app;
+}

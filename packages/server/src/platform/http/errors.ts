@@ -1,0 +1,27 @@
+import type { ErrorBody } from '@svc/contracts';
+
+/** An error that maps to an HTTP status and a stable machine code in the common error body. */
+export class AppError extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly code: string,
+    message: string,
+    readonly details?: unknown,
+  ) {
+    super(message);
+  }
+
+  toBody(): ErrorBody {
+    return { error: { code: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) } };
+  }
+}
+
+export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
+export const unauthorized = (message = 'authentication required') => new AppError(401, 'UNAUTHORIZED', message);
+export const forbidden = (message = 'not allowed') => new AppError(403, 'FORBIDDEN', message);
+export const badRequest = (message: string, details?: unknown) =>
+  new AppError(400, 'VALIDATION_FAILED', message, details);
+
+export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+  return { error: { code, message, ...(details === undefined ? {} : { details }) } };
+}

@@ -1,0 +1,94 @@
+import { request } from 'undici';
+import type { RegisteredService, RegisterInstanceRequest, ServiceInstance } from '@svc/contracts';
+import { listInstancesResponseSchema } from '@svc/contracts';
+import type { Logger } from './logger.js';
+import { SERVICE_TOKEN_HEADER } from './service-token.js';
+
+export interface RegistryClientOptions {
+  configBaseUrl: string;
+  serviceToken: string;
+  logger: Logger;
+  /** How long a lookup result is reused. */
+  cacheMs?: number;
+}
+
+/** Talks to the config service's registry: registers this process's listeners and finds the others. */
+export class RegistryClient {
+  private readonly cache = new Map<string, { at: number; instances: ServiceInstance[] }>();
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private closed = false;
+
+  constructor(private readonly options: RegistryClientOptions) {}
+
+  async register(instance: RegisterInstanceRequest): Promise<void> {
+    const response = await request(`${this.options.configBaseUrl}/api/config/registry/instances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: this.options.serviceToken },
+      body: JSON.stringify(instance),
+      headersTimeout: 5_000,
+      bodyTimeout: 5_000,
+    });
+    const text = await response.body.text();
+    if (response.statusCode !== 204 && response.statusCode !== 200) {
+      throw new Error(`registry answered ${response.statusCode}: ${text.slice(0, 200)}`);
+    }
+  }
+
+  /**
+   * Registers now and then every intervalMs (a heartbeat), retrying quietly until the config
+   * service answers; the first success and a change from failing to working are logged.
+   */
+  keepRegistered(instance: RegisterInstanceRequest, intervalMs = 10_000): void {
+    let failing = false;
+    const beat = async (): Promise<void> => {
+      if (this.closed) return;
+      try {
+        await this.register(instance);
+        if (failing) this.options.logger.info({ service: instance.service }, 'registered with config service again');
+        failing = false;
+      } catch (error) {
+        if (!failing) {
+          this.options.logger.warn(
+            { service: instance.service, err: (error as Error).message },
+            'cannot register with config service yet; retrying',
+          );
+        }
+        failing = true;
+      }
+      if (this.closed) return;
+      const timer = setTimeout(() => {
+        this.timers.delete(timer);
+        void beat();
+      }, failing ? Math.min(intervalMs, 1_000) : intervalMs);
+      timer.unref();
+      this.timers.add(timer);
+    };
+    void beat();
+  }
+
+  async lookup(service: RegisteredService, nodeId?: string): Promise<ServiceInstance[]> {
+    const key = `${service}/${nodeId ?? ''}`;
+    const cached = this.cache.get(key);
+    if (cached && Date.now() - cached.at < (this.options.cacheMs ?? 3_000)) return cached.instances;
+    const query = new URLSearchParams({ service });
+    if (nodeId) query.set('nodeId', nodeId);
+    const response = await request(`${this.options.configBaseUrl}/api/config/registry/instances?${query}`, {
+      headers: { [SERVICE_TOKEN_HEADER]: this.options.serviceToken },
+      headersTimeout: 5_000,
+      bodyTimeout: 5_000,
+    });
+    if (response.statusCode !== 200) {
+      await response.body.dump();
+      throw new Error(`registry lookup answered ${response.statusCode}`);
+    }
+    const { instances } = listInstancesResponseSchema.parse(await response.body.json());
+    this.cache.set(key, { at: Date.now(), instances });
+    return instances;
+  }
+
+  close(): void {
+    this.closed = true;
+    for (const timer of this.timers) clearTimeout(timer);
+    this.timers.clear();
+  }
+}

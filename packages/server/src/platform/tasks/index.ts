@@ -1,0 +1,7 @@
+export {
+  TaskScheduler,
+  type ScheduledTask,
+  type TaskLock,
+  type TaskSchedulerOptions,
+  type TaskStatus,
+} from './scheduler.js';

@@ -1,0 +1,52 @@
+import path from 'node:path';
+import { readFile } from 'node:fs/promises';
+import fastifyStatic from '@fastify/static';
+import { createServer } from '../../platform/http/create-server.js';
+import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
+import type { ComponentFactory } from '../../runtime/component.js';
+import { bindHostFor } from '../../runtime/bind.js';
+import { findWebRoot } from './web-root.js';
+
+/** The console entrance's request-body limit (uploads larger than this are chunked by the console). */
+export const CONSOLE_BODY_LIMIT = 20 * 1024 * 1024;
+
+/** Frontend (18080): serves the web app and streams /api/* and /mcp to the gateway on the same machine. */
+export const createFrontendComponent: ComponentFactory = async (context) => {
+  const { settings, topology } = context;
+  const app = createServer({ component: 'frontend', logger: context.logger.child({ component: 'frontend' }) });
+  await enableStreamingProxy(app, { bodyLimit: CONSOLE_BODY_LIMIT });
+  const gateway = `http://127.0.0.1:${settings.ports.gateway}`;
+
+  const proxy = async (request: Parameters<typeof forward>[0], reply: Parameters<typeof forward>[1]) =>
+    forward(request, reply, gateway, {
+      requestHeaders: (headers) =>
+        // In standalone the console always talks to the built-in storage node.
+        topology === 'standalone' ? { ...headers, 'x-storage-node-id': settings.embeddedStorageNodeId } : headers,
+    });
+  app.all('/api/*', proxy);
+  app.all('/mcp', proxy);
+  app.all('/mcp/*', proxy);
+
+  const webRoot = findWebRoot(settings.webDir);
+  if (webRoot) {
+    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+    const indexHtml = await readFile(path.join(webRoot, 'index.html'));
+    // Client-side routes of the single-page app all load the same document.
+    app.get('/*', async (_request, reply) => reply.type('text/html; charset=utf-8').send(indexHtml));
+  } else {
+    app.get('/*', async (_request, reply) =>
+      reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The web console is not built. Run `npm run build` (npm start does this).\n'),
+    );
+  }
+
+  return {
+    name: 'frontend',
+    app,
+    host: bindHostFor(context, 'frontend'),
+    port: settings.ports.frontend,
+    registration: { service: 'svc-frontend' },
+  };
+};

@@ -1,0 +1,5 @@
+import type { SystemSettingsTable } from '../user/user.db.js';
+
+export interface StorageDatabase {
+  system_settings: SystemSettingsTable;
+}

@@ -1,0 +1,210 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Readable } from 'node:stream';
+import { request } from 'undici';
+import type { ComponentFactory } from '../../src/runtime/component.js';
+import { createConfigComponent } from '../../src/services/config/config.component.js';
+import { createUserComponent } from '../../src/services/user/user.component.js';
+import { createMediaComponent } from '../../src/services/media/media.component.js';
+import { createGatewayComponent } from '../../src/services/gateway/gateway.component.js';
+import { createFrontendComponent } from '../../src/services/frontend/frontend.component.js';
+import { createInternalComponent } from '../../src/services/internal/internal.component.js';
+import { createStorageComponent } from '../../src/services/storage/storage.component.js';
+import { createPlayAgentComponent } from '../../src/services/play-agent/play-agent.component.js';
+import { installBackends } from '../support/install-backends.js';
+import { startTestInstall, waitFor, type TestInstall } from '../support/runtime.js';
+
+/** Adds a route to a component before it starts listening, to see which service answered. */
+function withRoutes(factory: ComponentFactory, add: (app: Awaited<ReturnType<ComponentFactory>>['app']) => void): ComponentFactory {
+  return async (context) => {
+    const component = await factory(context);
+    add(component.app);
+    return component;
+  };
+}
+
+const whoAmI = (name: string) => (app: Awaited<ReturnType<ComponentFactory>>['app']) => {
+  app.get(`/api/${name}/whoami`, async (req) => ({ service: name, forwardedFor: req.headers['x-forwarded-for'] ?? null, storageNode: req.headers['x-storage-node-id'] ?? null, serviceToken: req.headers['x-svc-service-token'] ?? null }));
+};
+
+describe.each(installBackends())('control plane through the console entrance on $label', (backend) => {
+  let install: TestInstall;
+
+  beforeAll(async () => {
+    install = await startTestInstall(
+      [
+        createConfigComponent,
+        withRoutes(createUserComponent, whoAmI('auth')),
+        withRoutes(createMediaComponent, (app) => {
+          whoAmI('media')(app);
+          app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
+          app.post('/api/media/sink', async (req) => {
+            let bytes = 0;
+            for await (const chunk of req.body as AsyncIterable<Buffer>) bytes += chunk.length;
+            return { bytes };
+          });
+        }),
+        withRoutes(createStorageComponent, (app) => {
+          whoAmI('storage')(app);
+          app.get('/api/storage/test-events', (_req, reply) => {
+            reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
+            let sent = 0;
+            const timer = setInterval(() => {
+              sent += 1;
+              reply.raw.write(`data: {"step":${sent},"at":${Date.now()}}\n\n`);
+              if (sent === 3) {
+                clearInterval(timer);
+                reply.raw.end();
+              }
+            }, 400);
+            return reply;
+          });
+        }),
+        createPlayAgentComponent,
+        createGatewayComponent,
+        createFrontendComponent,
+        createInternalComponent,
+      ],
+      backend.env,
+    );
+    // Services register asynchronously; the gateway can route once the registry knows them.
+    await waitFor(async () => {
+      const response = await request(`${install.url('frontend')}/api/storage/whoami`);
+      const body = await response.body.text();
+      return response.statusCode === 200 ? body : undefined;
+    });
+  });
+
+  afterAll(async () => {
+    await install?.stop();
+    await backend.cleanup();
+  });
+
+  it('answers the licence status before any licence exists', async () => {
+    const response = await request(`${install.url('frontend')}/api/license/status`);
+    expect(response.statusCode).toBe(200);
+    expect(await response.body.json()).toMatchObject({ status: 'NONE', activated: false, edition: 'STANDALONE' });
+  });
+
+  it('reports edition and deployment mode', async () => {
+    const response = await request(`${install.url('frontend')}/api/config/deployment/capabilities`);
+    expect(await response.body.json()).toMatchObject({ edition: 'STANDALONE', deploymentMode: 'standalone' });
+  });
+
+  it('answers a health route on every listener', async () => {
+    const { ports } = install.context.settings;
+    const paths: [number, string][] = [
+      [ports.frontend, '/health'],
+      [ports.gateway, '/health'],
+      [ports.user, '/health'],
+      [ports.media, '/health'],
+      [ports.config, '/actuator/health'],
+      [ports.internal, '/health'],
+      [ports.storage, '/api/storage/ping'],
+      [ports.playAgent, '/health'],
+    ];
+    for (const [port, path] of paths) {
+      const response = await request(`http://127.0.0.1:${port}${path}`);
+      expect(response.statusCode, `${port}${path}`).toBe(200);
+      expect(await response.body.json()).toMatchObject({ status: 'UP' });
+    }
+  });
+
+  it('routes each prefix to its service', async () => {
+    for (const [path, service] of [
+      ['/api/auth/whoami', 'auth'],
+      ['/api/media/whoami', 'media'],
+      ['/api/storage/whoami', 'storage'],
+    ] as const) {
+      const response = await request(`${install.url('frontend')}${path}`);
+      expect(response.statusCode).toBe(200);
+      expect(await response.body.json()).toMatchObject({ service });
+    }
+  });
+
+  it('fixes the storage node to the built-in one and passes the client address on', async () => {
+    const response = await request(`${install.url('frontend')}/api/storage/whoami`, {
+      headers: { 'x-storage-node-id': 'node-somewhere-else' },
+    });
+    const body = (await response.body.json()) as { storageNode: string; forwardedFor: string };
+    expect(body.storageNode).toBe('node-local-storage');
+    expect(body.forwardedFor).toContain('127.0.0.1');
+  });
+
+  it('never lets a caller pass a service token through the public entrance', async () => {
+    const response = await request(`${install.url('frontend')}/api/auth/whoami`, {
+      headers: { 'x-svc-service-token': install.context.serviceToken },
+    });
+    expect(((await response.body.json()) as { serviceToken: unknown }).serviceToken).toBeNull();
+    const registry = await request(`${install.url('frontend')}/api/config/registry/instances`, {
+      headers: { 'x-svc-service-token': install.context.serviceToken },
+    });
+    expect(registry.statusCode).toBe(401);
+    await registry.body.dump();
+  });
+
+  it('answers unknown API paths with the error body', async () => {
+    const response = await request(`${install.url('frontend')}/api/nothing-here`);
+    expect(response.statusCode).toBe(404);
+    expect(await response.body.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+  });
+
+  it('streams server-sent events chunk by chunk with buffering disabled', async () => {
+    const response = await request(`${install.url('frontend')}/api/storage/test-events`, {
+      headers: { accept: 'text/event-stream' },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['x-accel-buffering']).toBe('no');
+    const arrivals: { step: number; sentAt: number; receivedAt: number }[] = [];
+    for await (const chunk of response.body) {
+      for (const match of chunk.toString().matchAll(/data: (\{.*?\})/g)) {
+        const event = JSON.parse(match[1]!) as { step: number; at: number };
+        arrivals.push({ step: event.step, sentAt: event.at, receivedAt: Date.now() });
+      }
+    }
+    expect(arrivals.map((arrival) => arrival.step)).toEqual([1, 2, 3]);
+    // The first event arrived long before the stream ended: nothing buffered it.
+    expect(arrivals[0]!.receivedAt).toBeLessThan(arrivals[2]!.sentAt);
+  });
+
+  it('streams request bodies up to 20 MB and refuses larger ones with 413', async () => {
+    const small = Buffer.alloc(19 * 1024 * 1024, 1);
+    const ok = await request(`${install.url('frontend')}/api/media/sink`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: small,
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(await ok.body.json()).toEqual({ bytes: small.length });
+
+    const declared = await request(`${install.url('frontend')}/api/media/sink`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: Buffer.alloc(21 * 1024 * 1024, 1),
+    });
+    expect(declared.statusCode).toBe(413);
+    expect(await declared.body.json()).toMatchObject({ error: { code: 'PAYLOAD_TOO_LARGE' } });
+
+    // Without a Content-Length the limit is enforced while streaming.
+    const chunks = () =>
+      Readable.from(
+        (function* () {
+          for (let i = 0; i < 22; i++) yield Buffer.alloc(1024 * 1024, 2);
+        })(),
+      );
+    const streamed = await request(`${install.url('frontend')}/api/media/sink`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/octet-stream' },
+      body: chunks(),
+    });
+    expect(streamed.statusCode).toBe(413);
+    await streamed.body.dump();
+  });
+
+  it('lists the scheduled tasks on the internal port', async () => {
+    const response = await request(`${install.url('internal')}/internal/tasks`);
+    const body = (await response.body.json()) as { tasks: { name: string }[] };
+    expect(body.tasks.map((task) => task.name)).toContain('registry.prune');
+    const run = await request(`${install.url('internal')}/internal/tasks/registry.prune/run`, { method: 'POST' });
+    expect(await run.body.json()).toEqual({ result: 'ran' });
+  });
+});
