@@ -6,7 +6,10 @@ import { readFileSync, chmodSync } from 'node:fs';
 const only = process.argv[2];
 
 if (!only || only === 'web') {
-  const vite = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], { cwd: 'packages/web', stdio: 'inherit' });
+  const vite = spawnSync('npx', ['vite', 'build', '--logLevel', 'warn'], {
+    cwd: 'packages/web',
+    stdio: 'inherit',
+  });
   if (vite.status !== 0) process.exit(vite.status ?? 1);
 }
 

@@ -8,7 +8,14 @@ mkdirSync(resultsDir, { recursive: true });
 const jsonFile = path.join(resultsDir, 'vitest.json');
 rmSync(jsonFile, { force: true });
 
-const args = ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${jsonFile}`, ...process.argv.slice(2)];
+const args = [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${jsonFile}`,
+  ...process.argv.slice(2),
+];
 const run = spawnSync('npx', args, { stdio: 'inherit' });
 
 let passed = 0;

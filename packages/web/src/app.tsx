@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { capabilitiesResponseSchema, type CapabilitiesResponse } from '@svc/contracts';
 
-type State = { kind: 'loading' } | { kind: 'up'; capabilities: CapabilitiesResponse } | { kind: 'down'; reason: string };
+type State =
+  { kind: 'loading' } | { kind: 'up'; capabilities: CapabilitiesResponse } | { kind: 'down'; reason: string };
 
 /** Until the console arrives, the entrance page shows whether the service answers and in which edition. */
 export function App() {
@@ -21,7 +22,9 @@ export function App() {
   }, []);
 
   return (
-    <main style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', padding: '0 1rem' }}>
+    <main
+      style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', padding: '0 1rem' }}
+    >
       <h1>SVC Media</h1>
       {state.kind === 'loading' && <p>Checking the service…</p>}
       {state.kind === 'up' && (

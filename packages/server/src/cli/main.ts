@@ -49,7 +49,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     case 'node': {
       const role = rest[0];
-      if (!role || !(NODE_ROLES as readonly string[]).includes(role)) fail(`node must be one of ${NODE_ROLES.join(', ')}`, 2);
+      if (!role || !(NODE_ROLES as readonly string[]).includes(role))
+        fail(`node must be one of ${NODE_ROLES.join(', ')}`, 2);
       return runProcess(role as ProcessRole, 'distributed');
     }
     case 'child': {

@@ -1,6 +1,11 @@
 import { createLogger } from '../platform/logger.js';
 import { loadSettings } from '../platform/settings.js';
-import { openServiceDatabase, runMigrations, type Migration, type ServiceDatabaseName } from '../platform/db/index.js';
+import {
+  openServiceDatabase,
+  runMigrations,
+  type Migration,
+  type ServiceDatabaseName,
+} from '../platform/db/index.js';
 import { configMigrations } from '../services/config/config.migrations.js';
 import { userMigrations } from '../services/user/user.migrations.js';
 import { mediaMigrations } from '../services/media/media.migrations.js';
@@ -19,7 +24,8 @@ export async function runMigrate(names: string[]): Promise<void> {
   const logger = createLogger({ level: settings.logLevel, component: 'migrate' });
   const all = Object.keys(SERVICE_MIGRATIONS) as ServiceDatabaseName[];
   const unknown = names.filter((name) => !all.includes(name as ServiceDatabaseName));
-  if (unknown.length > 0) throw new Error(`unknown database ${unknown.join(', ')} (known: ${all.join(', ')})`);
+  if (unknown.length > 0)
+    throw new Error(`unknown database ${unknown.join(', ')} (known: ${all.join(', ')})`);
   const chosen = names.length > 0 ? (names as ServiceDatabaseName[]) : all;
   for (const name of chosen) {
     const database = await openServiceDatabase({

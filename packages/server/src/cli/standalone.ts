@@ -16,7 +16,11 @@ export async function runStandalone(entry: string): Promise<void> {
   try {
     await checkPortsFree(standaloneListeners(settings));
     const serviceToken = resolveServiceToken(settings.dataDir, settings.serviceToken);
-    const env: NodeJS.ProcessEnv = { ...process.env, SVC_DATA_DIR: settings.dataDir, SVC_SERVICE_TOKEN: serviceToken };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      SVC_DATA_DIR: settings.dataDir,
+      SVC_SERVICE_TOKEN: serviceToken,
+    };
     // The built-in nodes use the embedded ids; SVC_NODE_ID is for separately installed nodes.
     delete env.SVC_NODE_ID;
     supervisor = new Supervisor({
@@ -50,14 +54,12 @@ export async function runStandalone(entry: string): Promise<void> {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping all processes');
-    void supervisor
-      .stop()
-      .finally(() => {
-        releaseLock();
-        logger.info('all processes stopped');
-        logger.flush();
-        process.exit(0);
-      });
+    void supervisor.stop().finally(() => {
+      releaseLock();
+      logger.info('all processes stopped');
+      logger.flush();
+      process.exit(0);
+    });
   };
   process.on('SIGINT', () => stop('SIGINT'));
   process.on('SIGTERM', () => stop('SIGTERM'));

@@ -3,10 +3,24 @@ import { pino, type Logger, type DestinationStream } from 'pino';
 export type { Logger } from 'pino';
 
 /** Header and query names whose values never reach a log line. */
-const SECRET_NAMES = ['authorization', 'x-admin-token', 'x-emby-token', 'x-mediabrowser-token', 'x-emby-authorization',
-  'x-svc-endpoint-token', 'cookie', 'set-cookie', 'api_key', 'apikey', 'token', 'password', 'pw'];
+const SECRET_NAMES = [
+  'authorization',
+  'x-admin-token',
+  'x-emby-token',
+  'x-mediabrowser-token',
+  'x-emby-authorization',
+  'x-svc-endpoint-token',
+  'cookie',
+  'set-cookie',
+  'api_key',
+  'apikey',
+  'token',
+  'password',
+  'pw',
+];
 
-const SECRET_QUERY = /([?&](?:api_key|apikey|token|x-emby-token|signature|sign|sig|expires|auth_key|password|pw)=)[^&#\s]*/gi;
+const SECRET_QUERY =
+  /([?&](?:api_key|apikey|token|x-emby-token|signature|sign|sig|expires|auth_key|password|pw)=)[^&#\s]*/gi;
 const INSTALL_TOKEN_PATH = /(\/api\/config\/nodes\/install\/)[^/?#\s]+/g;
 const WEBHOOK_TOKEN_PATH = /(\/api\/webhook\/)[^/?#\s]+/g;
 

@@ -44,7 +44,8 @@ export class RegistryClient {
       if (this.closed) return;
       try {
         await this.register(instance);
-        if (failing) this.options.logger.info({ service: instance.service }, 'registered with config service again');
+        if (failing)
+          this.options.logger.info({ service: instance.service }, 'registered with config service again');
         failing = false;
       } catch (error) {
         if (!failing) {
@@ -56,10 +57,13 @@ export class RegistryClient {
         failing = true;
       }
       if (this.closed) return;
-      const timer = setTimeout(() => {
-        this.timers.delete(timer);
-        void beat();
-      }, failing ? Math.min(intervalMs, 1_000) : intervalMs);
+      const timer = setTimeout(
+        () => {
+          this.timers.delete(timer);
+          void beat();
+        },
+        failing ? Math.min(intervalMs, 1_000) : intervalMs,
+      );
       timer.unref();
       this.timers.add(timer);
     };
@@ -72,11 +76,14 @@ export class RegistryClient {
     if (cached && Date.now() - cached.at < (this.options.cacheMs ?? 3_000)) return cached.instances;
     const query = new URLSearchParams({ service });
     if (nodeId) query.set('nodeId', nodeId);
-    const response = await request(`${this.options.configBaseUrl}/api/config/registry/instances?${query}`, {
-      headers: { [SERVICE_TOKEN_HEADER]: this.options.serviceToken },
-      headersTimeout: 5_000,
-      bodyTimeout: 5_000,
-    });
+    const response = await request(
+      `${this.options.configBaseUrl}/api/config/registry/instances?${query.toString()}`,
+      {
+        headers: { [SERVICE_TOKEN_HEADER]: this.options.serviceToken },
+        headersTimeout: 5_000,
+        bodyTimeout: 5_000,
+      },
+    );
     if (response.statusCode !== 200) {
       await response.body.dump();
       throw new Error(`registry lookup answered ${response.statusCode}`);

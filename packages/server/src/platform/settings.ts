@@ -130,12 +130,21 @@ export function parseListenAddress(
   raw: string,
   defaultHost: string,
 ): { host: string; port: number } {
-  const match = /^(?:\[([0-9A-Fa-f:.]+)\]|([^:[\]]*))?:?(\d{1,5})$/.exec(raw.trim());
-  const portNumber = match ? Number(match[3]) : NaN;
-  if (!match || portNumber < 1 || portNumber > 65535) {
+  const value = raw.trim();
+  const bracketed = /^\[([0-9A-Fa-f:.]+)\]:(\d{1,5})$/.exec(value);
+  const plain = /^([^:[\]]*):(\d{1,5})$/.exec(value);
+  const portOnly = /^(\d{1,5})$/.exec(value);
+  const [listenHost, portText] = bracketed
+    ? [bracketed[1]!, bracketed[2]!]
+    : plain
+      ? [plain[1] || defaultHost, plain[2]!]
+      : portOnly
+        ? [defaultHost, portOnly[1]!]
+        : [undefined, undefined];
+  const portNumber = Number(portText);
+  if (listenHost === undefined || !(portNumber >= 1 && portNumber <= 65535)) {
     throw new SettingsError(variable, `'${raw}' is not a listen address such as ':19090' or '0.0.0.0:19090'`);
   }
-  const listenHost = match[1] ?? (match[2] || defaultHost);
   if (isIP(listenHost) === 0 && listenHost !== 'localhost') {
     throw new SettingsError(variable, `'${listenHost}' is not an IP address`);
   }
@@ -221,7 +230,11 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
   const listenRaw = nonEmpty(env.PLAY_AGENT_LISTEN) ?? file.listen_address;
   const playAgentBindHost = host(env, 'SVC_PLAY_AGENT_BIND_HOST', '0.0.0.0');
   const listen = listenRaw
-    ? parseListenAddress(env.PLAY_AGENT_LISTEN ? 'PLAY_AGENT_LISTEN' : 'PLAY_AGENT_CONFIG', listenRaw, playAgentBindHost)
+    ? parseListenAddress(
+        env.PLAY_AGENT_LISTEN ? 'PLAY_AGENT_LISTEN' : 'PLAY_AGENT_CONFIG',
+        listenRaw,
+        playAgentBindHost,
+      )
     : { host: playAgentBindHost, port: 19090 };
 
   const ports: PortSettings = {
@@ -235,7 +248,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     playAgent: listen.port,
   };
   const seen = new Map<number, string>();
-  for (const [name, value] of Object.entries(ports)) {
+  for (const [name, value] of Object.entries(ports) as [string, number][]) {
     const other = seen.get(value);
     if (other) throw new SettingsError(portVariable(name), `port ${value} is also used by ${other}`);
     seen.set(value, name);
@@ -295,8 +308,10 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
         nonEmpty(env.PLAY_AGENT_PUBLIC_BASE_URL) ?? file.public_base_url,
       ),
       configBaseUrl:
-        httpUrl('PLAY_AGENT_CONFIG_BASE_URL', nonEmpty(env.PLAY_AGENT_CONFIG_BASE_URL) ?? file.config_base_url) ??
-        configBaseUrl,
+        httpUrl(
+          'PLAY_AGENT_CONFIG_BASE_URL',
+          nonEmpty(env.PLAY_AGENT_CONFIG_BASE_URL) ?? file.config_base_url,
+        ) ?? configBaseUrl,
       nodeId: playAgentNodeId,
       registryToken:
         nonEmpty(env.PLAY_AGENT_REGISTRY_TOKEN) ?? nonEmpty(env.SVC_REGISTRY_TOKEN) ?? file.registry_token,

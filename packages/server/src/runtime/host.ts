@@ -46,9 +46,14 @@ export async function startComponents(
               : code === 'EADDRNOTAVAIL'
                 ? 'is not an address of this machine'
                 : (error as Error).message;
-        throw new ListenError(`${component.name} cannot listen on ${component.host}:${component.port}: ${reason}`);
+        throw new ListenError(
+          `${component.name} cannot listen on ${component.host}:${component.port}: ${reason}`,
+        );
       }
-      context.logger.info({ component: component.name, host: component.host, port: component.port }, 'listening');
+      context.logger.info(
+        { component: component.name, host: component.host, port: component.port },
+        'listening',
+      );
     }
     for (const component of started) {
       await component.start?.();

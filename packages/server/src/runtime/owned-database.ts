@@ -38,7 +38,11 @@ export async function openOwnedDatabase<DB>(
  * A scheduler whose exclusive tasks take an advisory lock in the service's own database, so that
  * several instances of a role against one database run each task on one of them at a time.
  */
-export function createScheduler<DB>(context: RuntimeContext, owner: string, database: ServiceDatabase<DB>): TaskScheduler {
+export function createScheduler<DB>(
+  context: RuntimeContext,
+  owner: string,
+  database: ServiceDatabase<DB>,
+): TaskScheduler {
   const scheduler = new TaskScheduler({
     logger: context.logger.child({ scheduler: owner }),
     lock: (taskName, fn) => withAdvisoryLock(database, `task:${taskName}`, fn),

@@ -12,7 +12,10 @@ export function checkDataDir(dataDir: string): void {
     writeFileSync(probe, 'ok');
     rmSync(probe);
   } catch (error) {
-    throw new SettingsError('SVC_DATA_DIR', `'${dataDir}' is not a writable folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    throw new SettingsError(
+      'SVC_DATA_DIR',
+      `'${dataDir}' is not a writable folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+    );
   }
 }
 
@@ -65,6 +68,9 @@ export async function checkPortsFree(listeners: readonly PlannedListener[]): Pro
           : error.code === 'EADDRNOTAVAIL'
             ? 'is not an address of this machine'
             : error.message;
-    throw new SettingsError(listener.variable, `${listener.component} port ${listener.host}:${listener.port} ${reason}`);
+    throw new SettingsError(
+      listener.variable,
+      `${listener.component} port ${listener.host}:${listener.port} ${reason}`,
+    );
   }
 }

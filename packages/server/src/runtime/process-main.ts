@@ -7,11 +7,15 @@ import { startComponents } from './host.js';
 import { PROCESS_ROLES, type ProcessRole } from './roles.js';
 
 /** Messages a child process sends to the supervisor over the IPC channel. */
-export type ChildMessage = { type: 'ready'; role: ProcessRole } | { type: 'fatal'; role: ProcessRole; message: string };
+export type ChildMessage =
+  { type: 'ready'; role: ProcessRole } | { type: 'fatal'; role: ProcessRole; message: string };
 
 function serviceTokenOf(settings: Settings): string {
   if (!settings.serviceToken) {
-    throw new SettingsError('SVC_SERVICE_TOKEN', 'is required (the same value on every machine of the install)');
+    throw new SettingsError(
+      'SVC_SERVICE_TOKEN',
+      'is required (the same value on every machine of the install)',
+    );
   }
   return settings.serviceToken;
 }
@@ -32,7 +36,15 @@ export async function runProcess(role: ProcessRole, topology: Topology): Promise
       serviceToken,
       logger,
     });
-    const context: RuntimeContext = { settings, topology, logger, serviceToken, cache, registry, schedulers: new Map() };
+    const context: RuntimeContext = {
+      settings,
+      topology,
+      logger,
+      serviceToken,
+      cache,
+      registry,
+      schedulers: new Map(),
+    };
     const running = await startComponents(context, PROCESS_ROLES[role]).catch(async (error: unknown) => {
       await cache.close();
       throw error;

@@ -87,7 +87,11 @@ export class Supervisor {
       let ready = false;
       const timeout = setTimeout(() => {
         if (!ready && initial) {
-          reject(new StartupError(`${spec.name} did not become ready within ${(this.options.readyTimeoutMs ?? 120_000) / 1000} s`));
+          reject(
+            new StartupError(
+              `${spec.name} did not become ready within ${(this.options.readyTimeoutMs ?? 120_000) / 1000} s`,
+            ),
+          );
         }
       }, this.options.readyTimeoutMs ?? 120_000);
       timeout.unref();
@@ -128,7 +132,10 @@ export class Supervisor {
       slot.restartTimer = undefined;
       if (this.stopping) return;
       this.launch(slot.spec, false).catch((error: unknown) => {
-        this.options.logger.error({ process: slot.spec.name, err: (error as Error).message }, 'restart failed');
+        this.options.logger.error(
+          { process: slot.spec.name, err: (error as Error).message },
+          'restart failed',
+        );
       });
     }, delay);
   }

@@ -72,8 +72,13 @@ describe.each(installBackends())('svc standalone on $label', (backend) => {
     await first.waitForLog(/standalone edition is up/);
     for (const url of healthUrls(env)) expect(await status(url), url).toBe(200);
 
-    const capabilities = await request(`http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/config/deployment/capabilities`);
-    expect(await capabilities.body.json()).toMatchObject({ edition: 'STANDALONE', deploymentMode: 'standalone' });
+    const capabilities = await request(
+      `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/config/deployment/capabilities`,
+    );
+    expect(await capabilities.body.json()).toMatchObject({
+      edition: 'STANDALONE',
+      deploymentMode: 'standalone',
+    });
 
     const page = await request(`http://127.0.0.1:${env.SVC_FRONTEND_PORT}/`);
     expect(page.statusCode).toBe(200);
@@ -126,18 +131,26 @@ describe('svc standalone refuses bad settings with one line', () => {
   }
 
   it('an unknown SVC_DB_MODE', async () => {
-    const svc = await expectRefusal({ ...(await portEnv()), SVC_DATA_DIR: dataFolder(), SVC_DB_MODE: 'sqlite' }, /SVC_DB_MODE/);
+    const svc = await expectRefusal(
+      { ...(await portEnv()), SVC_DATA_DIR: dataFolder(), SVC_DB_MODE: 'sqlite' },
+      /SVC_DB_MODE/,
+    );
     expect(await svc.exited).toMatchObject({ code: 2 });
   });
 
   it('a port that is not a port', async () => {
-    await expectRefusal({ ...(await portEnv()), SVC_DATA_DIR: dataFolder(), SVC_GATEWAY_PORT: '70000' }, /SVC_GATEWAY_PORT/);
+    await expectRefusal(
+      { ...(await portEnv()), SVC_DATA_DIR: dataFolder(), SVC_GATEWAY_PORT: '70000' },
+      /SVC_GATEWAY_PORT/,
+    );
   });
 
   it('a port that is taken', async () => {
     const env = { ...(await portEnv()), SVC_DATA_DIR: dataFolder() };
     const blocker: Server = createServer();
-    await new Promise<void>((resolve) => blocker.listen({ host: '127.0.0.1', port: Number(env.SVC_MEDIA_PORT) }, resolve));
+    await new Promise<void>((resolve) =>
+      blocker.listen({ host: '127.0.0.1', port: Number(env.SVC_MEDIA_PORT) }, resolve),
+    );
     try {
       await expectRefusal(env, /SVC_MEDIA_PORT.*already in use/);
     } finally {

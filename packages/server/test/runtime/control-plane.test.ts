@@ -14,7 +14,10 @@ import { installBackends } from '../support/install-backends.js';
 import { startTestInstall, waitFor, type TestInstall } from '../support/runtime.js';
 
 /** Adds a route to a component before it starts listening, to see which service answered. */
-function withRoutes(factory: ComponentFactory, add: (app: Awaited<ReturnType<ComponentFactory>>['app']) => void): ComponentFactory {
+function withRoutes(
+  factory: ComponentFactory,
+  add: (app: Awaited<ReturnType<ComponentFactory>>['app']) => void,
+): ComponentFactory {
   return async (context) => {
     const component = await factory(context);
     add(component.app);
@@ -23,7 +26,12 @@ function withRoutes(factory: ComponentFactory, add: (app: Awaited<ReturnType<Com
 }
 
 const whoAmI = (name: string) => (app: Awaited<ReturnType<ComponentFactory>>['app']) => {
-  app.get(`/api/${name}/whoami`, async (req) => ({ service: name, forwardedFor: req.headers['x-forwarded-for'] ?? null, storageNode: req.headers['x-storage-node-id'] ?? null, serviceToken: req.headers['x-svc-service-token'] ?? null }));
+  app.get(`/api/${name}/whoami`, async (req) => ({
+    service: name,
+    forwardedFor: req.headers['x-forwarded-for'] ?? null,
+    storageNode: req.headers['x-storage-node-id'] ?? null,
+    serviceToken: req.headers['x-svc-service-token'] ?? null,
+  }));
 };
 
 describe.each(installBackends())('control plane through the console entrance on $label', (backend) => {
@@ -82,7 +90,11 @@ describe.each(installBackends())('control plane through the console entrance on 
   it('answers the licence status before any licence exists', async () => {
     const response = await request(`${install.url('frontend')}/api/license/status`);
     expect(response.statusCode).toBe(200);
-    expect(await response.body.json()).toMatchObject({ status: 'NONE', activated: false, edition: 'STANDALONE' });
+    expect(await response.body.json()).toMatchObject({
+      status: 'NONE',
+      activated: false,
+      edition: 'STANDALONE',
+    });
   });
 
   it('reports edition and deployment mode', async () => {
@@ -156,8 +168,8 @@ describe.each(installBackends())('control plane through the console entrance on 
     expect(response.headers['x-accel-buffering']).toBe('no');
     const arrivals: { step: number; sentAt: number; receivedAt: number }[] = [];
     for await (const chunk of response.body) {
-      for (const match of chunk.toString().matchAll(/data: (\{.*?\})/g)) {
-        const event = JSON.parse(match[1]!) as { step: number; at: number };
+      for (const match of (chunk as Buffer).toString().matchAll(/data: (\{.*?\})/g)) {
+        const event = JSON.parse(match[1] ?? '') as { step: number; at: number };
         arrivals.push({ step: event.step, sentAt: event.at, receivedAt: Date.now() });
       }
     }
@@ -204,7 +216,9 @@ describe.each(installBackends())('control plane through the console entrance on 
     const response = await request(`${install.url('internal')}/internal/tasks`);
     const body = (await response.body.json()) as { tasks: { name: string }[] };
     expect(body.tasks.map((task) => task.name)).toContain('registry.prune');
-    const run = await request(`${install.url('internal')}/internal/tasks/registry.prune/run`, { method: 'POST' });
+    const run = await request(`${install.url('internal')}/internal/tasks/registry.prune/run`, {
+      method: 'POST',
+    });
     expect(await run.body.json()).toEqual({ result: 'ran' });
   });
 });

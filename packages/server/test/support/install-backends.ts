@@ -37,7 +37,9 @@ export function installBackends(): InstallBackend[] {
       },
     });
   } else if (process.env.CI === 'true') {
-    throw new Error('CI must set SVC_TEST_DATABASE_URL and SVC_TEST_REDIS_URL: the PostgreSQL + Redis suites may not be skipped');
+    throw new Error(
+      'CI must set SVC_TEST_DATABASE_URL and SVC_TEST_REDIS_URL: the PostgreSQL + Redis suites may not be skipped',
+    );
   }
   return backends;
 }

@@ -35,7 +35,11 @@ export async function startTestInstall(
     ...options.env,
   });
   const logger = createLogger({ level: 'silent', component: 'test' });
-  const cache = await createCache({ redisUrl: settings.redisUrl, logger, keyPrefix: `svc-test-${process.pid}:` });
+  const cache = await createCache({
+    redisUrl: settings.redisUrl,
+    logger,
+    keyPrefix: `svc-test-${process.pid}:`,
+  });
   const registry = new RegistryClient({
     configBaseUrl: settings.configBaseUrl,
     serviceToken: settings.serviceToken!,
@@ -66,7 +70,11 @@ export async function startTestInstall(
 }
 
 /** Polls until check returns a value (not undefined) or the time runs out. */
-export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs = 10_000, intervalMs = 100): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 10_000,
+  intervalMs = 100,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;
   while (Date.now() < deadline) {
@@ -78,5 +86,7 @@ export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs 
     }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms${lastError ? `: ${String(lastError)}` : ''}`);
+  throw new Error(
+    `condition not met within ${timeoutMs} ms${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
+  );
 }

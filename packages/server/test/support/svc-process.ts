@@ -25,11 +25,11 @@ export function runSvc(args: string[], env: Record<string, string>): SvcProcess 
   let out = '';
   let err = '';
   const listeners = new Set<() => void>();
-  child.stdout!.on('data', (chunk: Buffer) => {
+  child.stdout.on('data', (chunk: Buffer) => {
     out += chunk.toString();
     for (const listener of listeners) listener();
   });
-  child.stderr!.on('data', (chunk: Buffer) => {
+  child.stderr.on('data', (chunk: Buffer) => {
     err += chunk.toString();
   });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
@@ -49,7 +49,11 @@ export function runSvc(args: string[], env: Record<string, string>): SvcProcess 
         if (pattern.test(out)) return resolve();
         const timer = setTimeout(() => {
           listeners.delete(check);
-          reject(new Error(`log did not show ${pattern} within ${timeoutMs} ms; stderr: ${err}; stdout tail: ${out.slice(-2000)}`));
+          reject(
+            new Error(
+              `log did not show ${pattern} within ${timeoutMs} ms; stderr: ${err}; stdout tail: ${out.slice(-2000)}`,
+            ),
+          );
         }, timeoutMs);
         const check = () => {
           if (pattern.test(out)) {

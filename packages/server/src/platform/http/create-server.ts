@@ -58,10 +58,7 @@ export function createServer(options: ServerOptions): AppServer {
   app.setSerializerCompiler(serializerCompiler);
 
   app.addHook('onResponse', (request, reply, done) => {
-    request.log.debug(
-      { req: request, res: reply, ms: Math.round(reply.elapsedTime) },
-      'request completed',
-    );
+    request.log.debug({ req: request, res: reply, ms: Math.round(reply.elapsedTime) }, 'request completed');
     done();
   });
 
@@ -88,7 +85,9 @@ export function createServer(options: ServerOptions): AppServer {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    return reply.status(404).send(errorBody('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`));
+    return reply
+      .status(404)
+      .send(errorBody('NOT_FOUND', `no route for ${request.method} ${request.url.split('?')[0]}`));
   });
 
   const health = async (): Promise<{ code: number; body: HealthResponse }> => {

@@ -12,12 +12,19 @@ export class AppError extends Error {
   }
 
   toBody(): ErrorBody {
-    return { error: { code: this.code, message: this.message, ...(this.details === undefined ? {} : { details: this.details }) } };
+    return {
+      error: {
+        code: this.code,
+        message: this.message,
+        ...(this.details === undefined ? {} : { details: this.details }),
+      },
+    };
   }
 }
 
 export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what} not found`);
-export const unauthorized = (message = 'authentication required') => new AppError(401, 'UNAUTHORIZED', message);
+export const unauthorized = (message = 'authentication required') =>
+  new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'not allowed') => new AppError(403, 'FORBIDDEN', message);
 export const badRequest = (message: string, details?: unknown) =>
   new AppError(400, 'VALIDATION_FAILED', message, details);

@@ -76,9 +76,13 @@ export async function enableStreamingProxy(app: AppServer, options: StreamingPro
 
 export interface ForwardOptions {
   /** Extra or replaced request headers. */
-  requestHeaders?: (headers: Record<string, string | string[] | undefined>) => Record<string, string | string[] | undefined>;
+  requestHeaders?: (
+    headers: Record<string, string | string[] | undefined>,
+  ) => Record<string, string | string[] | undefined>;
   /** Extra response headers, e.g. to disable buffering in front proxies for event streams. */
-  responseHeaders?: (headers: Record<string, string | string[] | undefined>) => Record<string, string | string[] | undefined>;
+  responseHeaders?: (
+    headers: Record<string, string | string[] | undefined>,
+  ) => Record<string, string | string[] | undefined>;
 }
 
 /** Appends the peer address to X-Forwarded-For and sets X-Real-IP when absent. */
@@ -95,7 +99,8 @@ export function forwardedHeaders(
     ...headers,
     'x-forwarded-for': chain,
     'x-real-ip': typeof headers['x-real-ip'] === 'string' ? headers['x-real-ip'] : peer,
-    'x-forwarded-proto': typeof headers['x-forwarded-proto'] === 'string' ? headers['x-forwarded-proto'] : 'http',
+    'x-forwarded-proto':
+      typeof headers['x-forwarded-proto'] === 'string' ? headers['x-forwarded-proto'] : 'http',
   };
 }
 
@@ -123,7 +128,9 @@ export function forward(
       }
       const status = cause.statusCode === 504 ? 504 : 502;
       request.log.warn({ upstream: upstreamBase, err: cause.message }, 'upstream request failed');
-      void proxyReply.status(status).send(errorBody('UPSTREAM_UNAVAILABLE', 'the upstream service did not answer'));
+      void proxyReply
+        .status(status)
+        .send(errorBody('UPSTREAM_UNAVAILABLE', 'the upstream service did not answer'));
     },
   });
 }

@@ -15,7 +15,9 @@ export const configMigrations: readonly Migration[] = [
           last_seen_at timestamptz NOT NULL,
           PRIMARY KEY (service, instance_id)
         )`.execute(db);
-      await sql`CREATE INDEX service_instances_lookup ON service_instances (service, node_id, last_seen_at)`.execute(db);
+      await sql`CREATE INDEX service_instances_lookup ON service_instances (service, node_id, last_seen_at)`.execute(
+        db,
+      );
       await sql`
         CREATE TABLE deployment_state (
           id integer PRIMARY KEY CHECK (id = 1),

@@ -6,7 +6,11 @@ export class DeploymentRepository {
   constructor(private readonly db: Kysely<ConfigDatabase>) {}
 
   async edition(): Promise<Edition> {
-    const row = await this.db.selectFrom('deployment_state').select('edition').where('id', '=', 1).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('deployment_state')
+      .select('edition')
+      .where('id', '=', 1)
+      .executeTakeFirst();
     return row?.edition ?? 'STANDALONE';
   }
 }

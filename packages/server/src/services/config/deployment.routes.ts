@@ -8,9 +8,7 @@ export function registerDeploymentRoutes(app: AppServer, deployment: DeploymentS
     { schema: { response: { 200: capabilitiesResponseSchema } } },
     async () => deployment.capabilities(),
   );
-  app.get(
-    '/api/license/status',
-    { schema: { response: { 200: licenseStatusResponseSchema } } },
-    async () => deployment.licenseStatus(),
+  app.get('/api/license/status', { schema: { response: { 200: licenseStatusResponseSchema } } }, async () =>
+    deployment.licenseStatus(),
   );
 }

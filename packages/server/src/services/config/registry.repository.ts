@@ -51,7 +51,10 @@ export class RegistryRepository {
   }
 
   async deleteSeenBefore(before: Date): Promise<number> {
-    const result = await this.db.deleteFrom('service_instances').where('last_seen_at', '<', before).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('service_instances')
+      .where('last_seen_at', '<', before)
+      .executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 }

@@ -1,10 +1,18 @@
 import { z } from 'zod';
-import { listInstancesResponseSchema, registerInstanceRequestSchema, registeredServiceSchema } from '@svc/contracts';
+import {
+  listInstancesResponseSchema,
+  registerInstanceRequestSchema,
+  registeredServiceSchema,
+} from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { requireServiceToken } from '../../platform/http/service-auth.js';
 import type { RegistryService } from './registry.service.js';
 
-export function registerRegistryRoutes(app: AppServer, registry: RegistryService, serviceToken: string): void {
+export function registerRegistryRoutes(
+  app: AppServer,
+  registry: RegistryService,
+  serviceToken: string,
+): void {
   const guard = requireServiceToken(serviceToken);
 
   app.post(
@@ -21,7 +29,10 @@ export function registerRegistryRoutes(app: AppServer, registry: RegistryService
     {
       preHandler: guard,
       schema: {
-        querystring: z.object({ service: registeredServiceSchema.optional(), nodeId: z.string().max(64).optional() }),
+        querystring: z.object({
+          service: registeredServiceSchema.optional(),
+          nodeId: z.string().max(64).optional(),
+        }),
         response: { 200: listInstancesResponseSchema },
       },
     },

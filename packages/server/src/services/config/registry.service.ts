@@ -16,7 +16,12 @@ export class RegistryService {
   async register(request: RegisterInstanceRequest): Promise<void> {
     const parsed = registerInstanceRequestSchema.parse(request);
     await this.repository.upsert(
-      { service: parsed.service, instanceId: parsed.instanceId, nodeId: parsed.nodeId, baseUrl: parsed.baseUrl.replace(/\/+$/, '') },
+      {
+        service: parsed.service,
+        instanceId: parsed.instanceId,
+        nodeId: parsed.nodeId,
+        baseUrl: parsed.baseUrl.replace(/\/+$/, ''),
+      },
       this.now(),
     );
   }

@@ -13,7 +13,10 @@ export const CONSOLE_BODY_LIMIT = 20 * 1024 * 1024;
 /** Frontend (18080): serves the web app and streams /api/* and /mcp to the gateway on the same machine. */
 export const createFrontendComponent: ComponentFactory = async (context) => {
   const { settings, topology } = context;
-  const app = createServer({ component: 'frontend', logger: context.logger.child({ component: 'frontend' }) });
+  const app = createServer({
+    component: 'frontend',
+    logger: context.logger.child({ component: 'frontend' }),
+  });
   await enableStreamingProxy(app, { bodyLimit: CONSOLE_BODY_LIMIT });
   const gateway = `http://127.0.0.1:${settings.ports.gateway}`;
 
@@ -21,7 +24,9 @@ export const createFrontendComponent: ComponentFactory = async (context) => {
     forward(request, reply, gateway, {
       requestHeaders: (headers) =>
         // In standalone the console always talks to the built-in storage node.
-        topology === 'standalone' ? { ...headers, 'x-storage-node-id': settings.embeddedStorageNodeId } : headers,
+        topology === 'standalone'
+          ? { ...headers, 'x-storage-node-id': settings.embeddedStorageNodeId }
+          : headers,
     });
   app.all('/api/*', proxy);
   app.all('/mcp', proxy);

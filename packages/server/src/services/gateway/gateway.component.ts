@@ -22,7 +22,10 @@ export const createGatewayComponent: ComponentFactory = async (context) => {
     const route = matchGatewayRoute(path);
     if (!route) throw new AppError(404, 'NOT_FOUND', `no route for ${request.method} ${path}`);
     const nodeHeader = request.headers['x-storage-node-id'];
-    const upstream = await resolver.resolve(route.service, typeof nodeHeader === 'string' ? nodeHeader : undefined);
+    const upstream = await resolver.resolve(
+      route.service,
+      typeof nodeHeader === 'string' ? nodeHeader : undefined,
+    );
     return forward(request, reply, upstream, {
       // The service token is ours alone: a caller can never pass one through the public entrance.
       requestHeaders: (headers) => {

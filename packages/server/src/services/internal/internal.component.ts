@@ -5,7 +5,10 @@ import type { ComponentFactory } from '../../runtime/component.js';
 
 /** Internal port (18088, loopback only): maintenance views of this process. */
 export const createInternalComponent: ComponentFactory = async (context) => {
-  const app = createServer({ component: 'internal', logger: context.logger.child({ component: 'internal' }) });
+  const app = createServer({
+    component: 'internal',
+    logger: context.logger.child({ component: 'internal' }),
+  });
 
   app.get('/internal/tasks', async () => ({
     tasks: [...context.schedulers.entries()].flatMap(([owner, scheduler]) =>

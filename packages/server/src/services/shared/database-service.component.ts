@@ -16,7 +16,11 @@ export interface DatabaseServiceDefinition<DB> {
   port: number;
   nodeId?: string;
   /** Adds the service's routes and tasks. */
-  setup?: (parts: { app: AppServer; database: ServiceDatabase<DB>; scheduler: TaskScheduler }) => void | Promise<void>;
+  setup?: (parts: {
+    app: AppServer;
+    database: ServiceDatabase<DB>;
+    scheduler: TaskScheduler;
+  }) => void | Promise<void>;
   /** Extra paths answering the health document. */
   healthPaths?: string[];
 }

@@ -1,0 +1,14 @@
+// `npm run bench -- <name>`: prints figures next to a reference measured in the same run.
+import { benchStartup } from './startup.js';
+
+const benches: Record<string, () => Promise<void>> = {
+  startup: benchStartup,
+};
+
+const name = process.argv[2];
+const bench = name ? benches[name] : undefined;
+if (!bench) {
+  console.error(`usage: npm run bench -- <${Object.keys(benches).join('|')}>`);
+  process.exit(2);
+}
+await bench();
