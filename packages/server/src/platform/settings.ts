@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { parse as parseYaml } from 'yaml';
+import { isValidProxyEntry } from './http/client-ip.js';
 
 /** A setting that cannot be used: start-up stops with one line naming the variable. */
 export class SettingsError extends Error {
@@ -63,6 +64,8 @@ export interface Settings {
   /** Id this process uses when it runs a storage node (SVC_NODE_ID, else the embedded id). */
   storageNodeId: string;
   publicHost: string | undefined;
+  /** Proxies whose X-Forwarded-For the gateway believes (IPs or CIDR ranges). */
+  trustedProxies: string[];
   /** Folder of the built web app; found next to the program when unset. */
   webDir: string | undefined;
   playAgent: PlayAgentSettings;
@@ -281,8 +284,19 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     throw new SettingsError('PLAY_AGENT_CONFIG', 'service_token must be at least 32 characters');
   }
 
+  const trustedProxies = (nonEmpty(env.SVC_TRUSTED_PROXIES) ?? '127.0.0.1/8,::1')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  for (const entry of trustedProxies) {
+    if (!isValidProxyEntry(entry)) {
+      throw new SettingsError('SVC_TRUSTED_PROXIES', `'${entry}' is not an IP address or CIDR range`);
+    }
+  }
+
   return {
     dataDir,
+    trustedProxies,
     dbMode: dbModeRaw,
     databaseUrl,
     dbNameSuffix,

@@ -2,7 +2,7 @@ import type { ComponentName, RegisteredService } from '@svc/contracts';
 import type { AppServer } from '../platform/http/create-server.js';
 import type { Settings } from '../platform/settings.js';
 import type { Logger } from '../platform/logger.js';
-import type { Cache } from '../platform/cache/index.js';
+import type { Cache, Clock } from '../platform/cache/index.js';
 import type { RegistryClient } from '../platform/registry-client.js';
 import type { TaskScheduler } from '../platform/tasks/index.js';
 
@@ -15,6 +15,8 @@ export interface RuntimeContext {
   logger: Logger;
   serviceToken: string;
   cache: Cache;
+  /** Time source for rules that depend on time (login lock, token expiry); tests inject their own. */
+  clock: Clock;
   registry: RegistryClient;
   /** Every scheduler created in this process, for the internal status page. */
   schedulers: Map<string, TaskScheduler>;

@@ -1,6 +1,6 @@
 import { createLogger, type Logger } from '../platform/logger.js';
 import { loadSettings, SettingsError, type Settings } from '../platform/settings.js';
-import { createCache } from '../platform/cache/index.js';
+import { createCache, systemClock } from '../platform/cache/index.js';
 import { RegistryClient } from '../platform/registry-client.js';
 import type { RuntimeContext, Topology } from './component.js';
 import { startComponents } from './host.js';
@@ -42,6 +42,7 @@ export async function runProcess(role: ProcessRole, topology: Topology): Promise
       logger,
       serviceToken,
       cache,
+      clock: systemClock,
       registry,
       schedulers: new Map(),
     };

@@ -55,18 +55,30 @@ describe.each(installBackends())('distributed roles as separate processes on $la
 
     // The registry learns every role's address from its heartbeat.
     const instances = await waitFor(async () => {
-      const response = await request(`http://127.0.0.1:${env.SVC_CONFIG_PORT}/api/config/registry/instances`, {
-        headers: { 'x-svc-service-token': env.SVC_SERVICE_TOKEN },
-      });
-      const body = (await response.body.json()) as { instances: { service: string; nodeId: string | null }[] };
+      const response = await request(
+        `http://127.0.0.1:${env.SVC_CONFIG_PORT}/api/config/registry/instances`,
+        {
+          headers: { 'x-svc-service-token': env.SVC_SERVICE_TOKEN },
+        },
+      );
+      const body = (await response.body.json()) as {
+        instances: { service: string; nodeId: string | null }[];
+      };
       const services = new Set(body.instances.map((instance) => instance.service));
-      return ['svc-user', 'svc-media', 'svc-gateway', 'svc-frontend', 'svc-control-storage', 'svc-play-agent'].every(
-        (service) => services.has(service),
-      )
+      return [
+        'svc-user',
+        'svc-media',
+        'svc-gateway',
+        'svc-frontend',
+        'svc-control-storage',
+        'svc-play-agent',
+      ].every((service) => services.has(service))
         ? body.instances
         : undefined;
     }, 20_000);
-    expect(instances.find((instance) => instance.service === 'svc-play-agent')?.nodeId).toBe('node-player-one');
+    expect(instances.find((instance) => instance.service === 'svc-play-agent')?.nodeId).toBe(
+      'node-player-one',
+    );
 
     // With one storage node registered the gateway routes to it; a named unknown node is refused.
     const viaGateway = await request(`${entrance}/api/storage/ping`);
@@ -83,7 +95,11 @@ describe.each(installBackends())('distributed roles as separate processes on $la
   });
 
   it('a role without the service token refuses to start with one line', async () => {
-    const env = { ...(await portEnv()), ...backend.env, SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'svc-roles-')) };
+    const env = {
+      ...(await portEnv()),
+      ...backend.env,
+      SVC_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'svc-roles-')),
+    };
     folders.push(env.SVC_DATA_DIR);
     const svc = runSvc(['role', 'edge'], env);
     processes.push(svc);

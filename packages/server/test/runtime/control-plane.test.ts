@@ -5,7 +5,8 @@ import type { ComponentFactory } from '../../src/runtime/component.js';
 import { createConfigComponent } from '../../src/services/config/config.component.js';
 import { createUserComponent } from '../../src/services/user/user.component.js';
 import { createMediaComponent } from '../../src/services/media/media.component.js';
-import { createGatewayComponent } from '../../src/services/gateway/gateway.component.js';
+import { gatewayFactory } from '../../src/services/gateway/gateway.component.js';
+import { GATEWAY_ROUTE_TABLE, type GatewayRouteEntry } from '../../src/services/gateway/route-table.js';
 import { createFrontendComponent } from '../../src/services/frontend/frontend.component.js';
 import { createInternalComponent } from '../../src/services/internal/internal.component.js';
 import { createStorageComponent } from '../../src/services/storage/storage.component.js';
@@ -25,14 +26,28 @@ function withRoutes(
   };
 }
 
+const PUBLIC = { config: { auth: { gateway: { kind: 'public' } } } } as const;
+
 const whoAmI = (name: string) => (app: Awaited<ReturnType<ComponentFactory>>['app']) => {
-  app.get(`/api/${name}/whoami`, async (req) => ({
+  app.get(`/api/${name}/whoami`, PUBLIC, async (req) => ({
     service: name,
     forwardedFor: req.headers['x-forwarded-for'] ?? null,
     storageNode: req.headers['x-storage-node-id'] ?? null,
-    serviceToken: req.headers['x-svc-service-token'] ?? null,
+    fromGateway: req.fromService,
+    clientIp: req.clientIp,
+    identity: req.headers['x-svc-identity'] ?? null,
   }));
 };
+
+/** The production table plus the probe routes this suite adds to the services. */
+const testTable: GatewayRouteEntry[] = [
+  ...GATEWAY_ROUTE_TABLE,
+  { methods: ['GET'], path: '/api/auth/whoami', rule: { kind: 'public' } },
+  { methods: ['GET'], path: '/api/media/whoami', rule: { kind: 'public' } },
+  { methods: ['GET'], path: '/api/storage/whoami', rule: { kind: 'public' } },
+  { methods: ['POST'], path: '/api/media/sink', rule: { kind: 'public' } },
+  { methods: ['GET'], path: '/api/storage/test-events', rule: { kind: 'public' } },
+];
 
 describe.each(installBackends())('control plane through the console entrance on $label', (backend) => {
   let install: TestInstall;
@@ -45,7 +60,7 @@ describe.each(installBackends())('control plane through the console entrance on 
         withRoutes(createMediaComponent, (app) => {
           whoAmI('media')(app);
           app.addContentTypeParser('application/octet-stream', (_req, payload, done) => done(null, payload));
-          app.post('/api/media/sink', async (req) => {
+          app.post('/api/media/sink', PUBLIC, async (req) => {
             let bytes = 0;
             for await (const chunk of req.body as AsyncIterable<Buffer>) bytes += chunk.length;
             return { bytes };
@@ -53,7 +68,7 @@ describe.each(installBackends())('control plane through the console entrance on 
         }),
         withRoutes(createStorageComponent, (app) => {
           whoAmI('storage')(app);
-          app.get('/api/storage/test-events', (_req, reply) => {
+          app.get('/api/storage/test-events', PUBLIC, (_req, reply) => {
             reply.raw.writeHead(200, { 'content-type': 'text/event-stream' });
             let sent = 0;
             const timer = setInterval(() => {
@@ -68,7 +83,7 @@ describe.each(installBackends())('control plane through the console entrance on 
           });
         }),
         createPlayAgentComponent,
-        createGatewayComponent,
+        gatewayFactory(testTable),
         createFrontendComponent,
         createInternalComponent,
       ],
@@ -142,16 +157,55 @@ describe.each(installBackends())('control plane through the console entrance on 
     expect(body.forwardedFor).toContain('127.0.0.1');
   });
 
-  it('never lets a caller pass a service token through the public entrance', async () => {
+  it('speaks for the caller only through the gateway: forged internal headers are dropped', async () => {
     const response = await request(`${install.url('frontend')}/api/auth/whoami`, {
+      headers: {
+        'x-svc-service-token': 'forged',
+        'x-svc-identity': Buffer.from(JSON.stringify({ userId: 'x', role: 'admin' })).toString('base64url'),
+        'x-svc-client-ip': '203.0.113.9',
+        'x-forwarded-for': '198.51.100.7',
+      },
+    });
+    const body = (await response.body.json()) as {
+      fromGateway: boolean;
+      identity: unknown;
+      clientIp: string;
+    };
+    expect(body.fromGateway).toBe(true);
+    expect(body.identity).toBeNull();
+    // The test client connects from loopback, a trusted proxy, so its X-Forwarded-For is believed,
+    // but the forged X-SVC-Client-Ip is not.
+    expect(body.clientIp).toBe('198.51.100.7');
+  });
+
+  it('refuses service-only routes at the public entrance and direct calls without the service token', async () => {
+    const viaEntrance = await request(`${install.url('frontend')}/api/config/registry/instances`, {
       headers: { 'x-svc-service-token': install.context.serviceToken },
     });
-    expect(((await response.body.json()) as { serviceToken: unknown }).serviceToken).toBeNull();
-    const registry = await request(`${install.url('frontend')}/api/config/registry/instances`, {
-      headers: { 'x-svc-service-token': install.context.serviceToken },
+    expect(viaEntrance.statusCode).toBe(404);
+    await viaEntrance.body.dump();
+    const direct = await request(`${install.url('config')}/api/config/registry/instances`);
+    expect(direct.statusCode).toBe(401);
+    await direct.body.dump();
+    const wrong = await request(`${install.url('config')}/api/config/registry/instances`, {
+      headers: { 'x-svc-service-token': 'not-the-token' },
     });
-    expect(registry.statusCode).toBe(401);
-    await registry.body.dump();
+    expect(wrong.statusCode).toBe(403);
+    await wrong.body.dump();
+    const directUser = await request(`${install.url('user')}/api/auth/whoami`);
+    expect(directUser.statusCode).toBe(401);
+    await directUser.body.dump();
+  });
+
+  it('asks for sign-in on console routes without a token, and refuses an unknown token', async () => {
+    const none = await request(`${install.url('frontend')}/api/auth/admin/users`);
+    expect(none.statusCode).toBe(401);
+    expect(await none.body.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+    const forged = await request(`${install.url('frontend')}/api/auth/admin/users`, {
+      headers: { 'x-admin-token': 'svc_adm_forged' },
+    });
+    expect([401, 503]).toContain(forged.statusCode);
+    await forged.body.dump();
   });
 
   it('answers unknown API paths with the error body', async () => {
@@ -210,6 +264,18 @@ describe.each(installBackends())('control plane through the console entrance on 
     });
     expect(streamed.statusCode).toBe(413);
     await streamed.body.dump();
+  });
+
+  it('tells other services which nodes exist, starting with the built-in ones', async () => {
+    const response = await request(
+      `${install.url('config')}/api/config/internal/nodes?ids=node-local-storage,node-local-play-agent,node-missing`,
+      { headers: { 'x-svc-service-token': install.context.serviceToken } },
+    );
+    const body = (await response.body.json()) as { nodes: { nodeId: string; serviceType: string }[] };
+    expect(body.nodes.sort((a, b) => a.nodeId.localeCompare(b.nodeId))).toEqual([
+      expect.objectContaining({ nodeId: 'node-local-play-agent', serviceType: 'svc-play-agent', scope: 'EMBEDDED' }),
+      expect.objectContaining({ nodeId: 'node-local-storage', serviceType: 'svc-control-storage', scope: 'EMBEDDED' }),
+    ]);
   });
 
   it('lists the scheduled tasks on the internal port', async () => {

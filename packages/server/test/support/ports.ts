@@ -19,7 +19,18 @@ export async function freePorts(count: number): Promise<number[]> {
 }
 
 /** Environment variables that move every listener of an install to free ports. */
-export async function portEnv(): Promise<Record<string, string>> {
+export interface PortEnv extends Record<string, string> {
+  SVC_FRONTEND_PORT: string;
+  SVC_USER_PORT: string;
+  SVC_MEDIA_PORT: string;
+  SVC_STORAGE_PORT: string;
+  SVC_CONFIG_PORT: string;
+  SVC_GATEWAY_PORT: string;
+  SVC_INTERNAL_PORT: string;
+  PLAY_AGENT_LISTEN: string;
+}
+
+export async function portEnv(): Promise<PortEnv> {
   const [frontend, user, media, storage, config, gateway, internal, playAgent] = await freePorts(8);
   return {
     SVC_FRONTEND_PORT: String(frontend),

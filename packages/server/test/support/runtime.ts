@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { loadSettings } from '../../src/platform/settings.js';
 import { createLogger } from '../../src/platform/logger.js';
-import { createCache } from '../../src/platform/cache/index.js';
+import { createCache, systemClock, type Clock } from '../../src/platform/cache/index.js';
 import { RegistryClient } from '../../src/platform/registry-client.js';
 import type { ComponentFactory, RuntimeContext, Topology } from '../../src/runtime/component.js';
 import { startComponents, type RunningComponents } from '../../src/runtime/host.js';
@@ -21,7 +21,7 @@ export interface TestInstall {
 export async function startTestInstall(
   factories: readonly ComponentFactory[],
   backendEnv: Record<string, string>,
-  options: { topology?: Topology; env?: Record<string, string> } = {},
+  options: { topology?: Topology; env?: Record<string, string>; clock?: Clock; keyPrefix?: string } = {},
 ): Promise<TestInstall> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-test-'));
   const ports = await portEnv();
@@ -35,10 +35,12 @@ export async function startTestInstall(
     ...options.env,
   });
   const logger = createLogger({ level: 'silent', component: 'test' });
+  const clock = options.clock ?? systemClock;
   const cache = await createCache({
     redisUrl: settings.redisUrl,
     logger,
-    keyPrefix: `svc-test-${process.pid}:`,
+    keyPrefix: options.keyPrefix ?? `svc-test-${process.pid}-${Date.now()}:`,
+    clock,
   });
   const registry = new RegistryClient({
     configBaseUrl: settings.configBaseUrl,
@@ -52,6 +54,7 @@ export async function startTestInstall(
     logger,
     serviceToken: settings.serviceToken!,
     cache,
+    clock,
     registry,
     schedulers: new Map(),
   };

@@ -15,6 +15,7 @@ import {
 import type { ComponentName, HealthResponse } from '@svc/contracts';
 import type { Logger } from '../logger.js';
 import { AppError, errorBody } from './errors.js';
+import { installRouteAuth, type DeclaredRoute } from './route-auth.js';
 import { SVC_VERSION } from '../version.js';
 
 export type AppServer = FastifyInstance<
@@ -28,6 +29,8 @@ export type AppServer = FastifyInstance<
 export interface ServerOptions {
   component: ComponentName;
   logger: Logger;
+  /** The install's service token: routes reached through the gateway or other services require it. */
+  serviceToken: string;
   /** Largest parsed request body; proxies stream bodies and enforce their own limit. */
   bodyLimit?: number;
   /** Extra health checks reported under `checks`; any DOWN makes the health route answer 503. */
@@ -39,6 +42,12 @@ export interface ServerOptions {
 }
 
 const startedAt = Date.now();
+const declaredRoutes = new WeakMap<object, DeclaredRoute[]>();
+
+/** Every route registered on a server with its access rule (for the route audit). */
+export function routesOf(app: AppServer): DeclaredRoute[] {
+  return declaredRoutes.get(app) ?? [];
+}
 
 /** A Fastify listener with the common error body, zod schemas and a health route. */
 export function createServer(options: ServerOptions): AppServer {
@@ -53,6 +62,10 @@ export function createServer(options: ServerOptions): AppServer {
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
   }).withTypeProvider<ZodTypeProvider>() as unknown as AppServer;
+
+  const routes: DeclaredRoute[] = [];
+  declaredRoutes.set(app, routes);
+  installRouteAuth(app, options.serviceToken, routes);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -105,7 +118,7 @@ export function createServer(options: ServerOptions): AppServer {
     };
   };
   for (const path of ['/health', ...(options.healthPaths ?? [])]) {
-    app.get(path, async (_request, reply) => {
+    app.get(path, { config: { auth: { direct: 'health' } } }, async (_request, reply) => {
       const { code, body } = await health();
       return reply.status(code).send(body);
     });

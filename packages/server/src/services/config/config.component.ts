@@ -10,6 +10,8 @@ import { registerDeploymentRoutes } from './deployment.routes.js';
 import { RegistryRepository } from './registry.repository.js';
 import { RegistryService } from './registry.service.js';
 import { registerRegistryRoutes } from './registry.routes.js';
+import { NodesRepository } from './nodes.repository.js';
+import { registerNodeDirectoryRoutes } from './nodes.routes.js';
 
 /** Config service (18085): registry of services and nodes, deployment and licence facts. */
 export const createConfigComponent: ComponentFactory = async (context) => {
@@ -21,12 +23,28 @@ export const createConfigComponent: ComponentFactory = async (context) => {
   });
 
   const app = createServer({
+    serviceToken: context.serviceToken,
     component: 'config',
     logger: context.logger.child({ component: 'config' }),
     healthPaths: ['/actuator/health'],
     healthChecks: async () => ({ database: await databaseCheck(() => deployment.capabilities()) }),
   });
-  registerRegistryRoutes(app, registry, context.serviceToken);
+  registerRegistryRoutes(app, registry);
+  const nodes = new NodesRepository(database.db);
+  registerNodeDirectoryRoutes(app, nodes);
+  // The built-in nodes exist in every install: standalone runs them, and they stay after an edition upgrade.
+  await nodes.ensure({
+    nodeId: context.settings.embeddedStorageNodeId,
+    serviceType: 'svc-control-storage',
+    name: 'Built-in storage',
+    scope: 'EMBEDDED',
+  });
+  await nodes.ensure({
+    nodeId: context.settings.embeddedPlayAgentNodeId,
+    serviceType: 'svc-play-agent',
+    name: 'Built-in play-agent',
+    scope: 'EMBEDDED',
+  });
   registerDeploymentRoutes(app, deployment);
 
   const scheduler = createScheduler(context, 'config', database);

@@ -15,7 +15,20 @@ export interface DeploymentStateTable {
   updated_at: Generated<Date>;
 }
 
+export type NodeServiceType = 'svc-control-storage' | 'svc-play-agent' | 'manual-play-agent-endpoint';
+
+export interface NodesTable {
+  node_id: string;
+  service_type: NodeServiceType;
+  name: string;
+  scope: 'EMBEDDED' | 'EXTERNAL';
+  status: Generated<'PENDING' | 'ONLINE' | 'offline'>;
+  created_at: Generated<Date>;
+  updated_at: Generated<Date>;
+}
+
 export interface ConfigDatabase {
   service_instances: ServiceInstancesTable;
   deployment_state: DeploymentStateTable;
+  nodes: NodesTable;
 }

@@ -5,10 +5,18 @@ import type { DeploymentService } from './deployment.service.js';
 export function registerDeploymentRoutes(app: AppServer, deployment: DeploymentService): void {
   app.get(
     '/api/config/deployment/capabilities',
-    { schema: { response: { 200: capabilitiesResponseSchema } } },
+    {
+      config: { auth: { gateway: { kind: 'public' } } },
+      schema: { response: { 200: capabilitiesResponseSchema } },
+    },
     async () => deployment.capabilities(),
   );
-  app.get('/api/license/status', { schema: { response: { 200: licenseStatusResponseSchema } } }, async () =>
-    deployment.licenseStatus(),
+  app.get(
+    '/api/license/status',
+    {
+      config: { auth: { gateway: { kind: 'public' } } },
+      schema: { response: { 200: licenseStatusResponseSchema } },
+    },
+    async () => deployment.licenseStatus(),
   );
 }

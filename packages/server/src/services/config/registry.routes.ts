@@ -5,19 +5,12 @@ import {
   registeredServiceSchema,
 } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
-import { requireServiceToken } from '../../platform/http/service-auth.js';
 import type { RegistryService } from './registry.service.js';
 
-export function registerRegistryRoutes(
-  app: AppServer,
-  registry: RegistryService,
-  serviceToken: string,
-): void {
-  const guard = requireServiceToken(serviceToken);
-
+export function registerRegistryRoutes(app: AppServer, registry: RegistryService): void {
   app.post(
     '/api/config/registry/instances',
-    { preHandler: guard, schema: { body: registerInstanceRequestSchema } },
+    { config: { auth: { service: true } }, schema: { body: registerInstanceRequestSchema } },
     async (request, reply) => {
       await registry.register(request.body);
       return reply.status(204).send();
@@ -27,7 +20,7 @@ export function registerRegistryRoutes(
   app.get(
     '/api/config/registry/instances',
     {
-      preHandler: guard,
+      config: { auth: { service: true } },
       schema: {
         querystring: z.object({
           service: registeredServiceSchema.optional(),

@@ -5,7 +5,7 @@ import { createServer } from '../../platform/http/create-server.js';
 import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
-import { findWebRoot } from './web-root.js';
+import { findWebRoot, listFiles } from './web-root.js';
 
 /** The console entrance's request-body limit (uploads larger than this are chunked by the console). */
 export const CONSOLE_BODY_LIMIT = 20 * 1024 * 1024;
@@ -14,6 +14,7 @@ export const CONSOLE_BODY_LIMIT = 20 * 1024 * 1024;
 export const createFrontendComponent: ComponentFactory = async (context) => {
   const { settings, topology } = context;
   const app = createServer({
+    serviceToken: context.serviceToken,
     component: 'frontend',
     logger: context.logger.child({ component: 'frontend' }),
   });
@@ -28,18 +29,30 @@ export const createFrontendComponent: ComponentFactory = async (context) => {
           ? { ...headers, 'x-storage-node-id': settings.embeddedStorageNodeId }
           : headers,
     });
-  app.all('/api/*', proxy);
-  app.all('/mcp', proxy);
-  app.all('/mcp/*', proxy);
+  const entrance = { config: { auth: { direct: 'entrance' } } } as const;
+  app.all('/api/*', entrance, proxy);
+  app.all('/mcp', entrance, proxy);
+  app.all('/mcp/*', entrance, proxy);
 
   const webRoot = findWebRoot(settings.webDir);
   if (webRoot) {
-    await app.register(fastifyStatic, { root: webRoot, wildcard: false, index: ['index.html'] });
+    // @fastify/static only sends the files; the one route below carries the entrance rule.
+    await app.register(fastifyStatic, { root: webRoot, serve: false });
+    const files = listFiles(webRoot);
     const indexHtml = await readFile(path.join(webRoot, 'index.html'));
-    // Client-side routes of the single-page app all load the same document.
-    app.get('/*', async (_request, reply) => reply.type('text/html; charset=utf-8').send(indexHtml));
+    app.get('/*', entrance, async (request, reply) => {
+      const wanted = (request.params as { '*': string })['*'];
+      if (files.has(wanted)) {
+        // Built assets carry a content hash in their names and never change.
+        if (wanted.startsWith('assets/'))
+          reply.header('cache-control', 'public, max-age=31536000, immutable');
+        return reply.sendFile(wanted);
+      }
+      // Client-side routes of the single-page app all load the same document.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+    });
   } else {
-    app.get('/*', async (_request, reply) =>
+    app.get('/*', entrance, async (_request, reply) =>
       reply
         .status(503)
         .type('text/plain; charset=utf-8')

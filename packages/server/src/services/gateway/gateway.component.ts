@@ -1,50 +1,90 @@
 import { createServer } from '../../platform/http/create-server.js';
 import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
 import { AppError } from '../../platform/http/errors.js';
+import { ClientIpResolver } from '../../platform/http/client-ip.js';
+import { CLIENT_IP_HEADER, IDENTITY_HEADER, encodeIdentity } from '../../platform/http/route-auth.js';
 import { SERVICE_TOKEN_HEADER } from '../../platform/service-token.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
 import { matchGatewayRoute } from './gateway-routes.js';
+import { GATEWAY_ROUTE_TABLE, GatewayRouteMatcher, type GatewayRouteEntry } from './route-table.js';
+import { authenticate } from './gateway-auth.js';
+import { TokenIntrospector } from './token-introspector.js';
 import { UpstreamResolver } from './upstream-resolver.js';
 
-/** Gateway (18086): routes the public API to the services, streaming bodies both ways. */
-export const createGatewayComponent: ComponentFactory = async (context) => {
-  const app = createServer({ component: 'gateway', logger: context.logger.child({ component: 'gateway' }) });
-  await enableStreamingProxy(app, {});
-  const resolver = new UpstreamResolver({
-    registry: context.registry,
-    configBaseUrl: context.settings.configBaseUrl,
-    defaultStorageNodeId: context.settings.embeddedStorageNodeId,
-  });
+/** Headers a caller may never set: the gateway alone speaks for the services. */
+const INTERNAL_HEADERS = [SERVICE_TOKEN_HEADER, IDENTITY_HEADER, CLIENT_IP_HEADER];
 
-  app.all('/api/*', async (request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const route = matchGatewayRoute(path);
-    if (!route) throw new AppError(404, 'NOT_FOUND', `no route for ${request.method} ${path}`);
-    const nodeHeader = request.headers['x-storage-node-id'];
-    const upstream = await resolver.resolve(
-      route.service,
-      typeof nodeHeader === 'string' ? nodeHeader : undefined,
-    );
-    return forward(request, reply, upstream, {
-      // The service token is ours alone: a caller can never pass one through the public entrance.
-      requestHeaders: (headers) => {
-        const copy = { ...headers };
-        delete copy[SERVICE_TOKEN_HEADER];
-        return copy;
-      },
-      responseHeaders: (headers) =>
-        String(headers['content-type'] ?? '').startsWith('text/event-stream')
-          ? { ...headers, 'x-accel-buffering': 'no', 'cache-control': 'no-cache' }
-          : headers,
+/** Gateway (18086): authenticates, applies the route table's rule and streams the request to its service. */
+export const createGatewayComponent: ComponentFactory = (context) =>
+  gatewayFactory(GATEWAY_ROUTE_TABLE)(context);
+
+/** A gateway over a given route table (tests add routes of their own). */
+export const gatewayFactory =
+  (table: readonly GatewayRouteEntry[]): ComponentFactory =>
+  async (context) => {
+    const app = createServer({
+      serviceToken: context.serviceToken,
+      component: 'gateway',
+      logger: context.logger.child({ component: 'gateway' }),
     });
-  });
+    await enableStreamingProxy(app, {});
+    const resolver = new UpstreamResolver({
+      registry: context.registry,
+      configBaseUrl: context.settings.configBaseUrl,
+      defaultStorageNodeId: context.settings.embeddedStorageNodeId,
+    });
+    const matcher = new GatewayRouteMatcher(table);
+    const clientIps = new ClientIpResolver(context.settings.trustedProxies);
+    const introspector = new TokenIntrospector({
+      serviceToken: context.serviceToken,
+      userServiceUrl: () => resolver.resolve('svc-user', undefined),
+      cache: context.cache,
+      clock: context.clock,
+      logger: context.logger,
+    });
 
-  return {
-    name: 'gateway',
-    app,
-    host: bindHostFor(context, 'gateway'),
-    port: context.settings.ports.gateway,
-    registration: { service: 'svc-gateway' },
+    app.all('/api/*', { config: { auth: { direct: 'entrance' } } }, async (request, reply) => {
+      const path = request.url.split('?')[0] ?? '';
+      const route = matchGatewayRoute(path);
+      const entry = route ? matcher.match(request.method, path) : undefined;
+      if (!route || !entry) throw new AppError(404, 'NOT_FOUND', `no route for ${request.method} ${path}`);
+      const clientIp = clientIps.resolve(
+        request.socket.remoteAddress ?? '',
+        request.headers['x-forwarded-for'],
+      );
+      const identity = await authenticate(entry.rule, request, clientIp, introspector);
+      const nodeHeader = request.headers['x-storage-node-id'];
+      const upstream = await resolver.resolve(
+        route.service,
+        typeof nodeHeader === 'string' ? nodeHeader : undefined,
+      );
+      return forward(request, reply, upstream, {
+        requestHeaders: (headers) => {
+          const copy = { ...headers };
+          for (const name of INTERNAL_HEADERS) delete copy[name];
+          // Credentials stop here: services learn who is calling from the identity header.
+          delete copy['x-admin-token'];
+          if (identity) delete copy.authorization;
+          copy[SERVICE_TOKEN_HEADER] = context.serviceToken;
+          copy[CLIENT_IP_HEADER] = clientIp;
+          if (identity) copy[IDENTITY_HEADER] = encodeIdentity(identity);
+          return copy;
+        },
+        responseHeaders: (headers) =>
+          String(headers['content-type'] ?? '').startsWith('text/event-stream')
+            ? { ...headers, 'x-accel-buffering': 'no', 'cache-control': 'no-cache' }
+            : headers,
+      });
+    });
+
+    return {
+      name: 'gateway',
+      app,
+      host: bindHostFor(context, 'gateway'),
+      port: context.settings.ports.gateway,
+      registration: { service: 'svc-gateway' },
+      start: () => introspector.start(),
+      stop: () => introspector.stop(),
+    };
   };
-};

@@ -6,11 +6,12 @@ import type { ComponentFactory } from '../../runtime/component.js';
 /** Internal port (18088, loopback only): maintenance views of this process. */
 export const createInternalComponent: ComponentFactory = async (context) => {
   const app = createServer({
+    serviceToken: context.serviceToken,
     component: 'internal',
     logger: context.logger.child({ component: 'internal' }),
   });
 
-  app.get('/internal/tasks', async () => ({
+  app.get('/internal/tasks', { config: { auth: { direct: 'loopback' } } }, async () => ({
     tasks: [...context.schedulers.entries()].flatMap(([owner, scheduler]) =>
       scheduler.status().map((status) => ({ owner, ...status })),
     ),
@@ -18,7 +19,10 @@ export const createInternalComponent: ComponentFactory = async (context) => {
 
   app.post(
     '/internal/tasks/:name/run',
-    { schema: { params: z.object({ name: z.string().min(1).max(100) }) } },
+    {
+      config: { auth: { direct: 'loopback' } },
+      schema: { params: z.object({ name: z.string().min(1).max(100) }) },
+    },
     async (request) => {
       for (const scheduler of context.schedulers.values()) {
         if (scheduler.status().some((status) => status.name === request.params.name)) {
@@ -29,7 +33,9 @@ export const createInternalComponent: ComponentFactory = async (context) => {
     },
   );
 
-  app.get('/internal/cache', async () => ({ mode: context.cache.mode }));
+  app.get('/internal/cache', { config: { auth: { direct: 'loopback' } } }, async () => ({
+    mode: context.cache.mode,
+  }));
 
   return { name: 'internal', app, host: '127.0.0.1', port: context.settings.ports.internal };
 };

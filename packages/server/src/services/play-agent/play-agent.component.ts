@@ -5,6 +5,7 @@ import type { ComponentFactory } from '../../runtime/component.js';
 export const createPlayAgentComponent: ComponentFactory = async (context) => {
   const { playAgent } = context.settings;
   const app = createServer({
+    serviceToken: context.serviceToken,
     component: 'play-agent',
     logger: context.logger.child({ component: 'play-agent', nodeId: playAgent.nodeId }),
     // Downloads of large files may take hours; the request timeout only bounds receiving the request.

@@ -32,6 +32,7 @@ export async function createDatabaseService<DB>(
 ): Promise<Component> {
   const database = await openOwnedDatabase<DB>(context, definition.database, definition.migrations);
   const app = createServer({
+    serviceToken: context.serviceToken,
     component: definition.component,
     logger: context.logger.child({ component: definition.component }),
     healthPaths: definition.healthPaths,
