@@ -1,8 +1,10 @@
 // `npm run bench -- <name>`: prints figures next to a reference measured in the same run.
 import { benchStartup } from './startup.js';
+import { benchAuth } from './auth.js';
 
 const benches: Record<string, () => Promise<void>> = {
   startup: benchStartup,
+  auth: benchAuth,
 };
 
 const name = process.argv[2];
