@@ -1,10 +1,5 @@
 import { z } from 'zod';
-import {
-  displayNameSchema,
-  driveAPlayModeSchema,
-  newPasswordSchema,
-  usernameSchema,
-} from './auth-api.js';
+import { displayNameSchema, driveAPlayModeSchema, newPasswordSchema, usernameSchema } from './auth-api.js';
 import { accountRoleSchema, delegablePermissionSchema } from './permissions.js';
 
 // --- Node access -----------------------------------------------------------------------------------------
@@ -32,7 +27,11 @@ export const nodeAccessSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.mode !== 'ALLOW_LIST' && value.entries.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['entries'], message: 'entries are allowed only with ALLOW_LIST' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['entries'],
+        message: 'entries are allowed only with ALLOW_LIST',
+      });
     }
     const seen = new Set<string>();
     value.entries.forEach((entry, index) => {

@@ -5,6 +5,7 @@ import { runProcess } from '../runtime/process-main.js';
 import { DISTRIBUTED_ROLES, NODE_ROLES, PROCESS_ROLES, type ProcessRole } from '../runtime/roles.js';
 import { runStandalone } from './standalone.js';
 import { runMigrate } from './migrate.js';
+import { runAdmin } from './admin.js';
 
 const HELP = `svc ${SVC_VERSION}: self-hosted media management service
 
@@ -14,6 +15,8 @@ Usage:
                                  run one control role of a DISTRIBUTED deployment
   svc node storage|play-agent    run a worker node
   svc migrate [database...]      apply pending migrations (svc_user svc_media svc_config yiyi_storage)
+  svc admin create --username NAME [--display-name NAME] [--password-stdin]
+                                 create an administrator (asks for the password, or reads it from stdin)
   svc --help | --version
 
 Settings come from environment variables (see .env.example); a play-agent also reads the
@@ -61,6 +64,8 @@ export async function main(argv: string[]): Promise<void> {
     }
     case 'migrate':
       return runMigrate(rest);
+    case 'admin':
+      return runAdmin(rest);
     default:
       fail(`unknown command '${command}'. Run svc --help.`, 2);
   }

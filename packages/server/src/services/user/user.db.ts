@@ -1,11 +1,98 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
+import type {
+  AccountRole,
+  DelegablePermission,
+  DriveAPlayMode,
+  NodeAccessEntry,
+  NodeAccessMode,
+  QuotaPeriod,
+  QuotaUnit,
+  RouteKind,
+  TokenKind,
+} from '@svc/contracts';
+
+/** jsonb columns are read as parsed values and written as JSON text. */
+type Json<T> = ColumnType<T, string, string>;
 
 export interface SystemSettingsTable {
   key: string;
-  value: unknown;
+  value: Json<unknown>;
   updated_at: Generated<Date>;
+}
+
+export interface UsersTable {
+  id: string;
+  username: string;
+  display_name: string;
+  role: AccountRole;
+  disabled: boolean;
+  password_hash: string;
+  permissions: Json<DelegablePermission[]>;
+  web_playback: boolean;
+  drive_a_play_mode: DriveAPlayMode;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface AuthTokensTable {
+  id: string;
+  user_id: string;
+  kind: TokenKind;
+  /** SHA-256 of the token, lower-case hex; the token itself is never stored. */
+  token_hash: string;
+  created_at: Date;
+  expires_at: Date;
+  last_used_at: Date | null;
+  revoked_at: Date | null;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: Date;
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  details: Json<Record<string, unknown>>;
+  client_ip: string | null;
+}
+
+export interface UserNodeAccessTable {
+  user_id: string;
+  mode: NodeAccessMode;
+  entries: Json<NodeAccessEntry[]>;
+  updated_at: Date;
+}
+
+export interface UserQuotasTable {
+  user_id: string;
+  scope: 'total' | 'route';
+  /** '' for the total quota. */
+  target_kind: RouteKind | '';
+  /** '' for the total quota. */
+  target_id: string;
+  enabled: boolean;
+  amount: number;
+  unit: QuotaUnit;
+  period: QuotaPeriod;
+}
+
+/** Bytes served per user, scope ('total', 'node:<id>', 'endpoint:<id>') and Asia/Shanghai calendar day. */
+export interface UserTrafficDailyTable {
+  user_id: string;
+  scope_key: string;
+  /** 'YYYY-MM-DD' */
+  day: string;
+  bytes: number;
 }
 
 export interface UserDatabase {
   system_settings: SystemSettingsTable;
+  users: UsersTable;
+  auth_tokens: AuthTokensTable;
+  audit_log: AuditLogTable;
+  user_node_access: UserNodeAccessTable;
+  user_quotas: UserQuotasTable;
+  user_traffic_daily: UserTrafficDailyTable;
 }

@@ -1,0 +1,24 @@
+import { z } from 'zod';
+import type { BrandingResponse } from '@svc/contracts';
+import type { SettingsRepository } from './settings.repository.js';
+import type { Port } from './user-repositories.js';
+
+/** system_settings key of the branding: `{ systemName?: string, logoUrl?: string | null }`. */
+export const BRANDING_KEY = 'branding';
+export const DEFAULT_SYSTEM_NAME = 'SVC Media';
+
+const storedBrandingSchema = z.object({
+  systemName: z.string().trim().min(1).max(128).optional(),
+  logoUrl: z.string().min(1).nullable().optional(),
+});
+
+/** Branding shown before sign-in (editing comes with the system configuration page). */
+export class BrandingService {
+  constructor(private readonly settings: Pick<Port<SettingsRepository>, 'get'>) {}
+
+  async get(): Promise<BrandingResponse> {
+    const parsed = storedBrandingSchema.safeParse((await this.settings.get(BRANDING_KEY)) ?? {});
+    const stored = parsed.success ? parsed.data : {};
+    return { systemName: stored.systemName ?? DEFAULT_SYSTEM_NAME, logoUrl: stored.logoUrl ?? null };
+  }
+}

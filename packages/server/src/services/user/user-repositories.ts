@@ -1,0 +1,39 @@
+import type { Kysely } from 'kysely';
+import { AccessPolicyRepository } from './access-policy.repository.js';
+import { AccountsRepository } from './accounts.repository.js';
+import { AuditRepository } from './audit.repository.js';
+import { SettingsRepository } from './settings.repository.js';
+import { TokensRepository } from './tokens.repository.js';
+import { TrafficUsageRepository } from './traffic-usage.repository.js';
+import type { UserDatabase } from './user.db.js';
+
+/** The public surface of a class, so tests can hand a service a fake. */
+export type Port<T> = { [K in keyof T]: T[K] };
+
+/** The repositories of the user service, all bound to one connection or transaction. */
+export interface UserRepositories {
+  accounts: Port<AccountsRepository>;
+  tokens: Port<TokensRepository>;
+  audit: Port<AuditRepository>;
+  access: Port<AccessPolicyRepository>;
+  usage: Port<TrafficUsageRepository>;
+  settings: Port<SettingsRepository>;
+}
+
+/** Runs work in one database transaction with repositories bound to it (commit on success). */
+export type Transactor = <T>(work: (repositories: UserRepositories) => Promise<T>) => Promise<T>;
+
+export function userRepositories(db: Kysely<UserDatabase>): UserRepositories {
+  return {
+    accounts: new AccountsRepository(db),
+    tokens: new TokensRepository(db),
+    audit: new AuditRepository(db),
+    access: new AccessPolicyRepository(db),
+    usage: new TrafficUsageRepository(db),
+    settings: new SettingsRepository(db),
+  };
+}
+
+export function transactor(db: Kysely<UserDatabase>): Transactor {
+  return (work) => db.transaction().execute((trx) => work(userRepositories(trx)));
+}

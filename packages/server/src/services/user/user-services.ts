@@ -1,0 +1,62 @@
+import type { Kysely } from 'kysely';
+import type { Cache, Clock } from '../../platform/cache/index.js';
+import type { Logger } from '../../platform/logger.js';
+import { AccessPolicyService } from './access-policy.service.js';
+import { AuditService } from './audit.service.js';
+import { AuthService } from './auth.service.js';
+import { BrandingService } from './branding.service.js';
+import { LoginLock } from './login-lock.js';
+import type { NodeDirectory } from './node-directory.js';
+import { PasswordHasher } from './password-hasher.js';
+import { RevocationNotifier } from './revocations.js';
+import { SetupService } from './setup.service.js';
+import { UserDefaultsService } from './user-defaults.service.js';
+import type { UserDatabase } from './user.db.js';
+import { transactor, userRepositories, type UserRepositories } from './user-repositories.js';
+import { UsersService } from './users.service.js';
+
+export interface UserServices {
+  repositories: UserRepositories;
+  auth: AuthService;
+  setup: SetupService;
+  users: UsersService;
+  access: AccessPolicyService;
+  defaults: UserDefaultsService;
+  audit: AuditService;
+  branding: BrandingService;
+}
+
+/** Wires the user service's services over one database. */
+export function createUserServices(parts: {
+  db: Kysely<UserDatabase>;
+  cache: Cache;
+  clock: Clock;
+  logger: Logger;
+  directory: NodeDirectory;
+  hasher?: PasswordHasher;
+}): UserServices {
+  const { db, cache, clock, directory } = parts;
+  const repositories = userRepositories(db);
+  const transact = transactor(db);
+  const hasher = parts.hasher ?? new PasswordHasher();
+  const revocations = new RevocationNotifier(cache, parts.logger);
+  const { accounts, tokens, access, usage, audit, settings } = repositories;
+  return {
+    repositories,
+    auth: new AuthService({
+      accounts,
+      tokens,
+      transact,
+      hasher,
+      lock: new LoginLock(cache, clock),
+      revocations,
+      clock,
+    }),
+    setup: new SetupService(accounts, transact, hasher, clock),
+    users: new UsersService({ accounts, access, transact, hasher, revocations, clock }),
+    access: new AccessPolicyService({ accounts, access, usage, transact, directory, clock }),
+    defaults: new UserDefaultsService(settings, transact, directory, clock),
+    audit: new AuditService(audit, clock),
+    branding: new BrandingService(settings),
+  };
+}
