@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['packages/*/test/**/*.test.ts', 'packages/web/src/**/*.test.{ts,tsx}'],
     pool: 'forks',
-    testTimeout: 60_000,
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     // Suites that start real processes on fixed ports must not overlap; they opt in with this tag in their file name.
     fileParallelism: true,

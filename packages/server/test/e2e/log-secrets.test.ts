@@ -31,7 +31,7 @@ async function call(
 }
 
 describe('logs never carry a password or a token', () => {
-  it('a sign-in session at trace level leaves no secret in any log line', async () => {
+  it('a sign-in session at trace level leaves no secret in any log line', { timeout: 240_000 }, async () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'svc-secrets-'));
     const env = { ...(await portEnv()), SVC_DATA_DIR: dataDir, SVC_LOG_LEVEL: 'trace' };
     svc = runSvc(['standalone'], env);

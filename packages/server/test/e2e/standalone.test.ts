@@ -65,56 +65,60 @@ afterAll(async () => {
 describe.each(installBackends())('svc standalone on $label', (backend) => {
   afterAll(() => backend.cleanup());
 
-  it('brings up every listener, restarts a killed play-agent, stops cleanly and restarts on the same data', async () => {
-    const dataDir = dataFolder();
-    const env = { ...(await portEnv()), ...backend.env, SVC_DATA_DIR: dataDir };
-    const first = start(env);
-    await first.waitForLog(/standalone edition is up/);
-    for (const url of healthUrls(env)) expect(await status(url), url).toBe(200);
+  it(
+    'brings up every listener, restarts a killed play-agent, stops cleanly and restarts on the same data',
+    { timeout: 240_000 },
+    async () => {
+      const dataDir = dataFolder();
+      const env = { ...(await portEnv()), ...backend.env, SVC_DATA_DIR: dataDir };
+      const first = start(env);
+      await first.waitForLog(/standalone edition is up/);
+      for (const url of healthUrls(env)) expect(await status(url), url).toBe(200);
 
-    const capabilities = await request(
-      `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/config/deployment/capabilities`,
-    );
-    expect(await capabilities.body.json()).toMatchObject({
-      edition: 'STANDALONE',
-      deploymentMode: 'standalone',
-    });
+      const capabilities = await request(
+        `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/config/deployment/capabilities`,
+      );
+      expect(await capabilities.body.json()).toMatchObject({
+        edition: 'STANDALONE',
+        deploymentMode: 'standalone',
+      });
 
-    const page = await request(`http://127.0.0.1:${env.SVC_FRONTEND_PORT}/`);
-    expect(page.statusCode).toBe(200);
-    expect(await page.body.text()).toContain('<div id="root">');
+      const page = await request(`http://127.0.0.1:${env.SVC_FRONTEND_PORT}/`);
+      expect(page.statusCode).toBe(200);
+      expect(await page.body.text()).toContain('<div id="root">');
 
-    // Killing the built-in play-agent: the supervisor starts a new one within 5 s.
-    const pidFile = path.join(dataDir, 'run', 'node-local-play-agent.pid');
-    const oldPid = Number(readFileSync(pidFile, 'utf8'));
-    process.kill(oldPid, 'SIGKILL');
-    const killedAt = Date.now();
-    const playAgentHealth = healthUrls(env).at(-1)!;
-    await waitFor(
-      async () => {
-        const newPid = Number(readFileSync(pidFile, 'utf8'));
-        return newPid !== oldPid && (await status(playAgentHealth)) === 200 ? newPid : undefined;
-      },
-      5_000,
-      50,
-    );
-    expect(Date.now() - killedAt).toBeLessThan(5_000);
-    expect(first.stdout()).toMatch(/"process":"node-local-play-agent".*"msg":"process died; restarting"/);
+      // Killing the built-in play-agent: the supervisor starts a new one within 5 s.
+      const pidFile = path.join(dataDir, 'run', 'node-local-play-agent.pid');
+      const oldPid = Number(readFileSync(pidFile, 'utf8'));
+      process.kill(oldPid, 'SIGKILL');
+      const killedAt = Date.now();
+      const playAgentHealth = healthUrls(env).at(-1)!;
+      await waitFor(
+        async () => {
+          const newPid = Number(readFileSync(pidFile, 'utf8'));
+          return newPid !== oldPid && (await status(playAgentHealth)) === 200 ? newPid : undefined;
+        },
+        5_000,
+        50,
+      );
+      expect(Date.now() - killedAt).toBeLessThan(5_000);
+      expect(first.stdout()).toMatch(/"process":"node-local-play-agent".*"msg":"process died; restarting"/);
 
-    const token = readFileSync(path.join(dataDir, 'secrets', 'service-token'), 'utf8');
-    await stopWithSigint(first);
-    for (const pid of first.childPids()) expect(isAlive(pid), `pid ${pid}`).toBe(false);
-    expect(existsSync(path.join(dataDir, 'run', 'svc.pid'))).toBe(false);
+      const token = readFileSync(path.join(dataDir, 'secrets', 'service-token'), 'utf8');
+      await stopWithSigint(first);
+      for (const pid of first.childPids()) expect(isAlive(pid), `pid ${pid}`).toBe(false);
+      expect(existsSync(path.join(dataDir, 'run', 'svc.pid'))).toBe(false);
 
-    // A second start finds its databases and token and applies no migration.
-    const second = start(env);
-    await second.waitForLog(/standalone edition is up/);
-    for (const url of healthUrls(env)) expect(await status(url), url).toBe(200);
-    expect(second.stdout()).not.toContain('migrations applied');
-    expect(readFileSync(path.join(dataDir, 'secrets', 'service-token'), 'utf8')).toBe(token);
-    await stopWithSigint(second);
-    for (const pid of second.childPids()) expect(isAlive(pid)).toBe(false);
-  });
+      // A second start finds its databases and token and applies no migration.
+      const second = start(env);
+      await second.waitForLog(/standalone edition is up/);
+      for (const url of healthUrls(env)) expect(await status(url), url).toBe(200);
+      expect(second.stdout()).not.toContain('migrations applied');
+      expect(readFileSync(path.join(dataDir, 'secrets', 'service-token'), 'utf8')).toBe(token);
+      await stopWithSigint(second);
+      for (const pid of second.childPids()) expect(isAlive(pid)).toBe(false);
+    },
+  );
 });
 
 describe('svc standalone refuses bad settings with one line', () => {
