@@ -5,6 +5,7 @@ import { benchAuth } from './auth.js';
 const benches: Record<string, () => Promise<void>> = {
   startup: benchStartup,
   auth: benchAuth,
+  storage: (await import('./storage.js')).benchStorage,
 };
 
 const name = process.argv[2];

@@ -5,3 +5,5 @@ export * from './registry.js';
 export * from './permissions.js';
 export * from './auth-api.js';
 export * from './users-api.js';
+export * from './media-api.js';
+export * from './storage-api.js';

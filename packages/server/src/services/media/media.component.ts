@@ -1,14 +1,126 @@
-import type { ComponentFactory } from '../../runtime/component.js';
+import type { ServiceDatabase } from '../../platform/db/index.js';
+import type { ComponentFactory, RuntimeContext } from '../../runtime/component.js';
 import { createDatabaseService } from '../shared/database-service.component.js';
+import { registerItemsRoutes } from './items.routes.js';
+import { ItemsRepository } from './items.repository.js';
+import { ItemsService } from './items.service.js';
+import { LibrariesRepository } from './libraries.repository.js';
+import { registerLibrariesRoutes } from './libraries.routes.js';
+import { LibrariesService } from './libraries.service.js';
 import type { MediaDatabase } from './media.db.js';
 import { mediaMigrations } from './media.migrations.js';
+import { MediaEventsRepository } from './media-events.repository.js';
+import { MediaSettingsRepository } from './media-settings.repository.js';
+import { registerMetadataSettingsRoutes } from './metadata-settings.routes.js';
+import { MetadataSettingsService } from './metadata-settings.service.js';
+import { ScanRunner } from './scan-runner.js';
+import { ScanService } from './scan.service.js';
+import { ScanExecution } from './scanner.js';
+import { ScansRepository } from './scans.repository.js';
+import { HttpStorageGateway, type StorageGateway } from './storage-gateway.js';
+import { registerWebhookRoutes } from './webhook.routes.js';
+import { WebhookService } from './webhook.service.js';
+
+export interface MediaComponentOptions {
+  /** The storage nodes' API (default: over HTTP, found through the registry). */
+  storage?: (context: RuntimeContext) => StorageGateway;
+  /** Scans run at once by this instance (default 2). */
+  maxParallelScans?: number;
+  /** Hands out the repositories once they exist (tests and benches read the media events through it). */
+  expose?: (parts: MediaParts) => void;
+}
+
+export interface MediaParts {
+  database: ServiceDatabase<MediaDatabase>;
+  events: MediaEventsRepository;
+  items: ItemsRepository;
+  scans: ScansRepository;
+}
 
 /** Media service (18083): libraries, items and metadata, scans, webhooks, protocol server info. */
-export const createMediaComponent: ComponentFactory = (context) =>
-  createDatabaseService<MediaDatabase>(context, {
-    component: 'media',
-    service: 'svc-media',
-    database: 'svc_media',
-    migrations: mediaMigrations,
-    port: context.settings.ports.media,
-  });
+export function mediaComponentFactory(options: MediaComponentOptions = {}): ComponentFactory {
+  return async (context) => {
+    let runner: ScanRunner | undefined;
+    const component = await createDatabaseService<MediaDatabase>(context, {
+      component: 'media',
+      service: 'svc-media',
+      database: 'svc_media',
+      migrations: mediaMigrations,
+      port: context.settings.ports.media,
+      setup: ({ app, database, scheduler }) => {
+        const { db } = database;
+        const logger = context.logger.child({ component: 'media' });
+        const storage =
+          options.storage?.(context) ??
+          new HttpStorageGateway({ registry: context.registry, serviceToken: context.serviceToken });
+        const settingsRepository = new MediaSettingsRepository(db);
+        const libraries = new LibrariesRepository(db);
+        const items = new ItemsRepository(db);
+        const scans = new ScansRepository(db);
+        const events = new MediaEventsRepository(db);
+        const metadata = new MetadataSettingsService(settingsRepository, context.clock);
+
+        const scanRunner = new ScanRunner({
+          scans,
+          clock: context.clock,
+          logger,
+          maxParallel: options.maxParallelScans,
+          execute: (scan, signal) =>
+            new ScanExecution(
+              {
+                db,
+                libraries,
+                items,
+                scans,
+                events,
+                storage,
+                provider: () => metadata.provider(),
+                clock: context.clock,
+                logger,
+              },
+              scan,
+              signal,
+            ).run(),
+        });
+        runner = scanRunner;
+
+        const itemsService = new ItemsService(items, libraries, storage);
+        registerLibrariesRoutes(app, {
+          libraries: new LibrariesService(libraries, scans, storage, context.clock),
+          items: itemsService,
+          scans: new ScanService(libraries, scans, scanRunner, context.clock),
+        });
+        registerItemsRoutes(app, itemsService);
+        registerWebhookRoutes(
+          app,
+          new WebhookService(settingsRepository, libraries, scans, scanRunner, context.clock),
+        );
+        registerMetadataSettingsRoutes(app, metadata);
+
+        options.expose?.({ database, events, items, scans });
+
+        // Picks up scans queued by other instances and fails the scans of instances that died.
+        scheduler.register({
+          name: 'media.scan-queue',
+          schedule: { everyMs: 5_000 },
+          exclusive: false,
+          run: () => scanRunner.sweep(),
+        });
+      },
+    });
+    const { start, stop } = component;
+    return {
+      ...component,
+      start: async () => {
+        await start?.();
+        runner?.start();
+      },
+      stop: async () => {
+        await runner?.stop();
+        await stop?.();
+      },
+    };
+  };
+}
+
+export const createMediaComponent: ComponentFactory = mediaComponentFactory();

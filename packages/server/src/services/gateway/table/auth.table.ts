@@ -1,0 +1,33 @@
+import type { GatewayRule } from '../../../platform/http/route-auth.js';
+import type { GatewayRouteEntry } from '../route-table.js';
+
+const PUBLIC: GatewayRule = { kind: 'public' };
+const ACCOUNT: GatewayRule = { kind: 'account' };
+const USER_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['user'] };
+
+/** User service routes of the public API. */
+export const AUTH_ROUTES: readonly GatewayRouteEntry[] = [
+  { methods: ['GET'], path: '/api/auth/branding', rule: PUBLIC },
+  // First run and sign-in.
+  { methods: ['GET'], path: '/api/auth/setup/status', rule: PUBLIC },
+  { methods: ['POST'], path: '/api/auth/setup/admin', rule: PUBLIC },
+  { methods: ['POST'], path: '/api/auth/login', rule: PUBLIC },
+  // The signed-in account itself.
+  { methods: ['POST'], path: '/api/auth/logout', rule: ACCOUNT },
+  { methods: ['GET'], path: '/api/auth/me', rule: ACCOUNT },
+  { methods: ['PUT'], path: '/api/auth/me/password', rule: ACCOUNT },
+  // User management.
+  { methods: ['GET', 'POST'], path: '/api/auth/admin/users', rule: USER_ADMIN },
+  { methods: ['GET', 'PATCH', 'DELETE'], path: '/api/auth/admin/users/:id', rule: USER_ADMIN },
+  { methods: ['PUT'], path: '/api/auth/admin/users/:id/permissions', rule: USER_ADMIN },
+  { methods: ['PUT'], path: '/api/auth/admin/users/:id/node-access', rule: USER_ADMIN },
+  { methods: ['PUT'], path: '/api/auth/admin/users/:id/quotas', rule: USER_ADMIN },
+  { methods: ['GET'], path: '/api/auth/admin/users/:id/usage', rule: USER_ADMIN },
+  { methods: ['GET'], path: '/api/auth/admin/audit-log', rule: { kind: 'admin', anyOf: ['audit'] } },
+  // The playback report: 'reports' (administrators only) or 'user'.
+  {
+    methods: ['GET', 'PUT'],
+    path: '/api/auth/admin/reports/*',
+    rule: { kind: 'admin', anyOf: ['reports', 'user'] },
+  },
+];

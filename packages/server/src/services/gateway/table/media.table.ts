@@ -1,0 +1,22 @@
+import type { GatewayRule } from '../../../platform/http/route-auth.js';
+import type { GatewayRouteEntry } from '../route-table.js';
+
+const LIBRARY: GatewayRule = { kind: 'admin', anyOf: ['library'] };
+const SETTINGS: GatewayRule = { kind: 'admin', anyOf: ['settings'] };
+
+/** Media service routes of the public API. */
+export const MEDIA_ROUTES: readonly GatewayRouteEntry[] = [
+  // Libraries, their items and scans.
+  { methods: ['GET', 'POST'], path: '/api/media/libraries', rule: LIBRARY },
+  { methods: ['GET', 'PATCH', 'DELETE'], path: '/api/media/libraries/:id', rule: LIBRARY },
+  { methods: ['GET'], path: '/api/media/libraries/:id/items', rule: LIBRARY },
+  { methods: ['GET', 'POST'], path: '/api/media/libraries/:id/scan', rule: LIBRARY },
+  { methods: ['GET'], path: '/api/media/items/:id', rule: LIBRARY },
+  { methods: ['GET'], path: '/api/media/items/:id/images/:type', rule: LIBRARY },
+  // Metadata provider and the inbound webhook's token.
+  { methods: ['GET', 'PUT'], path: '/api/media/settings/metadata-provider', rule: SETTINGS },
+  { methods: ['GET'], path: '/api/media/webhook/token', rule: SETTINGS },
+  { methods: ['POST'], path: '/api/media/webhook/token/regenerate', rule: SETTINGS },
+  // The inbound webhook checks its token itself.
+  { methods: ['GET', 'POST'], path: '/api/webhook/:token', rule: { kind: 'webhook-token' } },
+];

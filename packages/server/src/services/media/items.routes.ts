@@ -1,0 +1,27 @@
+import { itemIdParamsSchema, itemImageParamsSchema, mediaItemDetailSchema } from '@svc/contracts';
+import type { AppServer } from '../../platform/http/create-server.js';
+import type { ItemsService } from './items.service.js';
+
+/** Item detail and artwork (console permission `library`; the play-agent reuses the image route). */
+export function registerItemsRoutes(app: AppServer, items: ItemsService): void {
+  const config = { auth: { gateway: { kind: 'admin', anyOf: ['library'] } } } as const;
+
+  app.get(
+    '/api/media/items/:id',
+    { config, schema: { params: itemIdParamsSchema, response: { 200: mediaItemDetailSchema } } },
+    async (request) => items.get(request.params.id),
+  );
+  app.get(
+    '/api/media/items/:id/images/:type',
+    { config, schema: { params: itemImageParamsSchema } },
+    async (request, reply) => {
+      const range = request.headers.range;
+      return items.sendImage(
+        request.params.id,
+        request.params.type,
+        typeof range === 'string' ? range : undefined,
+        reply,
+      );
+    },
+  );
+}

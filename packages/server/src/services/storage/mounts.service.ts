@@ -1,0 +1,191 @@
+import { randomUUID } from 'node:crypto';
+import type {
+  CreateMountRequest,
+  Identity,
+  Mount,
+  ProviderCapabilities,
+  StorageProviderKind,
+  UpdateMountRequest,
+} from '@svc/contracts';
+import { AppError, forbidden } from '../../platform/http/errors.js';
+import type { Clock } from '../../platform/cache/index.js';
+import type { Logger } from '../../platform/logger.js';
+import { PROVIDERS, isAdminOnly, maskConfig, mergeSecrets, providerDefinition } from './providers/index.js';
+import type { ProviderContext, StorageProvider } from './providers/provider.js';
+import type { MountRow, MountsRepository } from './mounts.repository.js';
+import { storageErrors } from './storage-errors.js';
+
+/** A mount ready for file operations. */
+export interface OpenMount {
+  id: string;
+  name: string;
+  kind: StorageProviderKind;
+  provider: StorageProvider;
+}
+
+/** Whether a mount is busy (running transfers, open uploads): such a mount cannot be deleted. */
+export type MountUseCheck = (mountId: string) => Promise<boolean>;
+
+/** Mount records and the provider instance of each. */
+export class MountsService {
+  private readonly open = new Map<string, { version: number; mount: OpenMount }>();
+  private inUse: MountUseCheck = async () => false;
+
+  constructor(
+    private readonly repository: MountsRepository,
+    private readonly providerContext: ProviderContext,
+    private readonly clock: Clock,
+    private readonly logger: Logger,
+  ) {}
+
+  setUseCheck(check: MountUseCheck): void {
+    this.inUse = check;
+  }
+
+  private capabilities(row: MountRow): ProviderCapabilities {
+    return this.openRow(row).provider.capabilities;
+  }
+
+  private view(row: MountRow): Mount {
+    return {
+      id: row.id,
+      name: row.name,
+      provider: row.provider as StorageProviderKind,
+      config: maskConfig(row.provider, row.config),
+      capabilities: this.capabilities(row),
+      createdAt: row.created_at.toISOString(),
+      updatedAt: row.updated_at.toISOString(),
+    };
+  }
+
+  private openRow(row: MountRow): OpenMount {
+    const version = row.updated_at.getTime();
+    const cached = this.open.get(row.id);
+    if (cached && cached.version === version) return cached.mount;
+    if (cached) void cached.mount.provider.close().catch(() => undefined);
+    const definition = providerDefinition(row.provider);
+    const provider = definition.create(definition.parse(row.config), this.providerContext);
+    const mount: OpenMount = {
+      id: row.id,
+      name: row.name,
+      kind: row.provider as StorageProviderKind,
+      provider,
+    };
+    this.open.set(row.id, { version, mount });
+    return mount;
+  }
+
+  /** The mount with its provider; 404 when it does not exist. */
+  async get(id: string): Promise<OpenMount> {
+    const row = await this.repository.get(id);
+    if (!row) throw storageErrors.mountNotFound();
+    return this.openRow(row);
+  }
+
+  async list(): Promise<Mount[]> {
+    return (await this.repository.list()).map((row) => this.view(row));
+  }
+
+  async internalList(): Promise<{ id: string; name: string; provider: StorageProviderKind }[]> {
+    return (await this.repository.list()).map((row) => ({
+      id: row.id,
+      name: row.name,
+      provider: row.provider as StorageProviderKind,
+    }));
+  }
+
+  async describe(id: string): Promise<Mount> {
+    const row = await this.repository.get(id);
+    if (!row) throw storageErrors.mountNotFound();
+    return this.view(row);
+  }
+
+  providers() {
+    return Object.values(PROVIDERS).map((definition) => ({
+      kind: definition.kind as StorageProviderKind,
+      adminOnly: definition.adminOnly === true,
+      secrets: [...definition.secrets],
+    }));
+  }
+
+  private requireRole(identity: Identity, kind: string, config: unknown): void {
+    if (identity.role !== 'admin' && isAdminOnly(kind, config)) {
+      throw forbidden(`only administrators may configure ${kind} mounts with these settings`);
+    }
+  }
+
+  async create(identity: Identity, request: CreateMountRequest): Promise<Mount> {
+    const definition = providerDefinition(request.provider);
+    const config = definition.parse(request.config);
+    this.requireRole(identity, request.provider, config);
+    await definition.validate(config, this.providerContext);
+    if (await this.repository.nameTaken(request.name)) {
+      throw new AppError(409, 'ALREADY_EXISTS', 'a mount with this name already exists');
+    }
+    const now = new Date(this.clock.now());
+    const row: MountRow = {
+      id: randomUUID(),
+      name: request.name,
+      provider: request.provider,
+      config: config as Record<string, unknown>,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.repository.insert(row);
+    this.logger.info({ mountId: row.id, provider: row.provider, by: identity.username }, 'mount created');
+    return this.view(row);
+  }
+
+  async update(identity: Identity, id: string, request: UpdateMountRequest): Promise<Mount> {
+    const row = await this.repository.get(id);
+    if (!row) throw storageErrors.mountNotFound();
+    const definition = providerDefinition(row.provider);
+    this.requireRole(identity, row.provider, definition.parse(row.config));
+    let config = row.config;
+    if (request.config !== undefined) {
+      const parsed = definition.parse(mergeSecrets(row.provider, row.config, request.config));
+      this.requireRole(identity, row.provider, parsed);
+      await definition.validate(parsed, this.providerContext);
+      config = parsed as Record<string, unknown>;
+    }
+    const name = request.name ?? row.name;
+    if (name !== row.name && (await this.repository.nameTaken(name, id))) {
+      throw new AppError(409, 'ALREADY_EXISTS', 'a mount with this name already exists');
+    }
+    // Strictly later than before, so the cached provider is rebuilt with the new config.
+    const updatedAt = new Date(Math.max(this.clock.now(), row.updated_at.getTime() + 1));
+    await this.repository.update(id, { name, config, updatedAt });
+    this.logger.info({ mountId: id, by: identity.username }, 'mount updated');
+    return this.view({ ...row, name, config, updated_at: updatedAt });
+  }
+
+  async delete(identity: Identity, id: string): Promise<void> {
+    const row = await this.repository.get(id);
+    if (!row) throw storageErrors.mountNotFound();
+    this.requireRole(identity, row.provider, providerDefinition(row.provider).parse(row.config));
+    if (await this.inUse(id)) throw storageErrors.mountInUse();
+    await this.repository.delete(id);
+    const cached = this.open.get(id);
+    this.open.delete(id);
+    await cached?.mount.provider.close().catch(() => undefined);
+    this.logger.info({ mountId: id, by: identity.username }, 'mount deleted (files untouched)');
+  }
+
+  async check(id: string): Promise<{ ok: boolean; error?: { code: string; message: string } }> {
+    const mount = await this.get(id);
+    try {
+      await mount.provider.check(AbortSignal.timeout(30_000));
+      return { ok: true };
+    } catch (error) {
+      if (error instanceof AppError)
+        return { ok: false, error: { code: error.code, message: error.message } };
+      return { ok: false, error: { code: 'STORAGE_UNAVAILABLE', message: (error as Error).message } };
+    }
+  }
+
+  async close(): Promise<void> {
+    const mounts = [...this.open.values()];
+    this.open.clear();
+    await Promise.allSettled(mounts.map((entry) => entry.mount.provider.close()));
+  }
+}

@@ -1,0 +1,174 @@
+import { execFile } from 'node:child_process';
+import type { ProbeResult } from '@svc/contracts';
+import { AppError } from '../../platform/http/errors.js';
+import type { Logger } from '../../platform/logger.js';
+
+/** Protocols ffprobe may open: files for local mounts, plain HTTP on loopback for the others. */
+export type ProbeProtocols = 'file' | 'http,tcp';
+
+const PROBE_OUTPUT_LIMIT = 8 * 1024 * 1024;
+
+interface FfprobeStream {
+  index?: number;
+  codec_type?: string;
+  codec_name?: string;
+  width?: number;
+  height?: number;
+  channels?: number;
+  tags?: Record<string, string>;
+  disposition?: Record<string, number>;
+}
+
+interface FfprobeOutput {
+  format?: { format_name?: string; duration?: string; bit_rate?: string; size?: string };
+  streams?: FfprobeStream[];
+}
+
+function finiteNumber(value: string | number | undefined): number | null {
+  if (value === undefined || value === '' || value === 'N/A') return null;
+  const number = Number(value);
+  return Number.isFinite(number) ? number : null;
+}
+
+function tag(tags: Record<string, string> | undefined, name: string): string | undefined {
+  if (!tags) return undefined;
+  const key = Object.keys(tags).find((candidate) => candidate.toLowerCase() === name);
+  const value = key ? tags[key]?.trim() : undefined;
+  return value ? value : undefined;
+}
+
+/** ffprobe's JSON turned into the probe result (attached pictures and data streams left out). */
+export function probeResultOf(output: FfprobeOutput, fallbackSize: number): ProbeResult {
+  const streams: ProbeResult['streams'] = [];
+  for (const stream of output.streams ?? []) {
+    const type = stream.codec_type;
+    if (type !== 'video' && type !== 'audio' && type !== 'subtitle') continue;
+    if (type === 'video' && stream.disposition?.attached_pic === 1) continue;
+    const language = tag(stream.tags, 'language');
+    const title = tag(stream.tags, 'title');
+    streams.push({
+      index: stream.index ?? streams.length,
+      type,
+      codec: stream.codec_name ?? 'unknown',
+      ...(language && language !== 'und' ? { language } : {}),
+      ...(type === 'video' && stream.width ? { width: stream.width } : {}),
+      ...(type === 'video' && stream.height ? { height: stream.height } : {}),
+      ...(type === 'audio' && stream.channels ? { channels: stream.channels } : {}),
+      ...(title ? { title } : {}),
+      default: stream.disposition?.default === 1,
+      forced: stream.disposition?.forced === 1,
+    });
+  }
+  const format = output.format ?? {};
+  return {
+    container: format.format_name ?? 'unknown',
+    durationSeconds: finiteNumber(format.duration),
+    bitrate: finiteNumber(format.bit_rate),
+    size: finiteNumber(format.size) ?? fallbackSize,
+    streams,
+  };
+}
+
+/** Runs ffprobe with a fixed argument list; at most `concurrency` at a time, each with a timeout. */
+export class ProbeTool {
+  private version: string | null = null;
+  private detected = false;
+  private active = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly options: { binary?: string; timeoutMs?: number; concurrency?: number } = {},
+  ) {}
+
+  private get binary(): string {
+    return this.options.binary ?? 'ffprobe';
+  }
+
+  /** Looks for ffprobe once (at start). */
+  async detect(): Promise<void> {
+    this.version = await new Promise<string | null>((resolve) => {
+      execFile(this.binary, ['-version'], { timeout: 5_000, killSignal: 'SIGKILL' }, (error, stdout) => {
+        if (error) return resolve(null);
+        resolve(/ffprobe version (\S+)/.exec(stdout)?.[1] ?? 'unknown');
+      });
+    });
+    this.detected = true;
+    if (this.version) this.logger.info({ version: this.version }, 'ffprobe found');
+    else this.logger.warn('ffprobe not found: media probing is unavailable on this node');
+  }
+
+  status(): { available: boolean; version: string | null } {
+    return { available: this.detected && this.version !== null, version: this.version };
+  }
+
+  private async slot(): Promise<() => void> {
+    const limit = this.options.concurrency ?? 2;
+    if (this.active >= limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active += 1;
+    return () => {
+      this.active -= 1;
+      this.waiting.shift()?.();
+    };
+  }
+
+  /** Probes `input` (an absolute file path or a loopback http URL); throws PROBE_FAILED / PROBE_TIMEOUT. */
+  async probe(input: string, protocols: ProbeProtocols, size: number): Promise<ProbeResult> {
+    if (!input.startsWith('file:/') && !input.startsWith('http://127.0.0.1:')) {
+      throw new Error('probe input must be an absolute path or a loopback URL');
+    }
+    const release = await this.slot();
+    try {
+      const timeout = this.options.timeoutMs ?? 60_000;
+      const args = [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-protocol_whitelist',
+        protocols,
+        '-print_format',
+        'json',
+        '-show_format',
+        '-show_streams',
+        '-i',
+        input,
+      ];
+      const stdout = await new Promise<string>((resolve, reject) => {
+        execFile(
+          this.binary,
+          args,
+          { timeout, killSignal: 'SIGKILL', maxBuffer: PROBE_OUTPUT_LIMIT, windowsHide: true },
+          (error, out, err) => {
+            if (error) {
+              if (error.killed || error.signal === 'SIGKILL') {
+                reject(
+                  new AppError(504, 'PROBE_TIMEOUT', `ffprobe did not finish within ${timeout / 1000} s`),
+                );
+                return;
+              }
+              const reason = String(err).trim().split('\n').pop() ?? '';
+              reject(
+                new AppError(
+                  422,
+                  'PROBE_FAILED',
+                  `ffprobe could not read the file${reason ? `: ${reason.replace(input, '<file>')}` : ''}`,
+                ),
+              );
+              return;
+            }
+            resolve(out);
+          },
+        );
+      });
+      let parsed: FfprobeOutput;
+      try {
+        parsed = JSON.parse(stdout) as FfprobeOutput;
+      } catch {
+        throw new AppError(422, 'PROBE_FAILED', 'ffprobe gave no readable answer');
+      }
+      return probeResultOf(parsed, size);
+    } finally {
+      release();
+    }
+  }
+}

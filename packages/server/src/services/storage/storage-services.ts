@@ -1,0 +1,32 @@
+import type { FastifyRequest } from 'fastify';
+import type { Identity } from '@svc/contracts';
+import { unauthorized } from '../../platform/http/errors.js';
+import type { FilesService } from './files.service.js';
+import type { MountsService } from './mounts.service.js';
+import type { ProbeService } from './probe.service.js';
+import type { TransferEvents } from './transfer-events.js';
+import type { TransfersService } from './transfers.service.js';
+import type { UploadsService } from './uploads.service.js';
+import type { TempCleanup } from './cleanup.service.js';
+
+/** Everything the storage node's routes and tasks use. */
+export interface StorageServices {
+  mounts: MountsService;
+  files: FilesService;
+  transfers: TransfersService;
+  transferEvents: TransferEvents;
+  uploads: UploadsService;
+  probe: ProbeService;
+  cleanup: TempCleanup;
+}
+
+/** The signed-in account of a console route (the route auth already refused requests without one). */
+export function identityOf(request: FastifyRequest): Identity {
+  if (!request.identity) throw unauthorized('sign-in required');
+  return request.identity;
+}
+
+/** Rule of every console route of the storage node. */
+export const CONSOLE_STORAGE = { auth: { gateway: { kind: 'admin', anyOf: ['storage'] } } } as const;
+/** Rule of the internal API (media service, play-agents). */
+export const SERVICE_ONLY = { auth: { service: true } } as const;
