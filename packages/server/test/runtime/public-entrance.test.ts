@@ -163,6 +163,40 @@ describe.each(installBackends())('the console entrance end to end on $label', (b
     expect(elsewhere.status).toBe(200);
   });
 
+  it('takes inbound webhooks on the console entrance with the token it showed once', async () => {
+    const login = await call(entrance, 'POST', '/api/auth/login', {
+      body: { username: 'root', password: 'root-password-1', client: 'console' },
+    });
+    const adminToken = String(login.body.adminToken);
+    expect(
+      (await call(entrance, 'POST', '/api/webhook/not-a-token', { body: { data: ['/Movies/x.mkv'] } }))
+        .status,
+    ).toBe(403);
+    const first = await call(entrance, 'POST', '/api/media/webhook/token/regenerate', {
+      headers: { 'x-admin-token': adminToken },
+    });
+    expect(first.status).toBe(200);
+    const token = String(first.body.token);
+    const listed = await call(entrance, 'GET', '/api/media/webhook/token', {
+      headers: { 'x-admin-token': adminToken },
+    });
+    expect(listed.body).toMatchObject({ exists: true });
+    expect(JSON.stringify(listed.body)).not.toContain(token);
+    const empty = await call(entrance, 'POST', `/api/webhook/${token}`, { body: { data: [] } });
+    expect(empty.status).toBe(400);
+    const accepted = await call(entrance, 'POST', `/api/webhook/${token}`, {
+      body: { data: ['/Movies/Heat (1995)/Heat (1995).mkv'] },
+    });
+    expect(accepted.status).toBeLessThan(300);
+    // Regenerating invalidates the old token at once.
+    await call(entrance, 'POST', '/api/media/webhook/token/regenerate', {
+      headers: { 'x-admin-token': adminToken },
+    });
+    expect(
+      (await call(entrance, 'POST', `/api/webhook/${token}`, { body: { data: ['/Movies/a.mkv'] } })).status,
+    ).toBe(403);
+  });
+
   it('streams transfer progress to curl -N on the console entrance with an admin token', async () => {
     const login = await call(entrance, 'POST', '/api/auth/login', {
       body: { username: 'root', password: 'root-password-1', client: 'console' },
