@@ -1,4 +1,4 @@
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
@@ -11,6 +11,7 @@ import type {
   MediaItemSummary,
   MetadataProviderSettings,
   ScanStatus,
+  Upload,
 } from '@svc/contracts';
 import {
   toEventPayload,
@@ -35,7 +36,7 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
   let env: MediaTestEnv;
   let movies: Library;
   let series: Library;
-  const insideMount = (file: string) => path.join(env.libraryRoot, ...file.split('/'));
+  const insideMount = (file: string) => path.join(env.mountRoot, ...file.split('/'));
 
   const allItems = async (libraryId: string, query = ''): Promise<MediaItemSummary[]> => {
     const answer = await env.api<ListItemsResponse>(
@@ -536,6 +537,68 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
     // A full scan looks at everything again.
     const full = await scan(movies.id, 'full');
     expect(full).toMatchObject({ state: 'succeeded', itemsUpdated: 3, itemsAdded: 0 });
+  });
+
+  it('sees what is placed through the storage node: an open upload is no item, a completed one is', async () => {
+    const target = '/Movies/Uploaded (2001).mkv';
+    const broken = '/Movies/Broken (2002).mkv';
+    const mountUrl = `/api/storage/mounts/${env.mountId}`;
+    // The spare video of the shared fixtures (this library's copy was removed by the test above).
+    const bytes = await readFile(path.join(env.fixtures.library, ...env.fixtures.spareVideo.split('/')));
+    const upload = await env.storage.api<Upload>('POST', `${mountUrl}/uploads`, {
+      body: { path: target.slice(1), size: bytes.length },
+    });
+    expect(upload.status).toBe(201);
+    // On a local mount the node collects the bytes in its temp file next to the target.
+    expect(await readdir(insideMount('/Movies'))).toContain(`.svc-tmp-${upload.body.id}`);
+    // A "video" ffprobe cannot read: the node answers 422 PROBE_FAILED, the item comes without media info.
+    await writeFile(insideMount(broken), 'not a video');
+
+    const whileOpen = await scan(movies.id, 'incremental');
+    finished(whileOpen);
+    expect(whileOpen).toMatchObject({ filesTotal: 4, itemsAdded: 1, itemsRemoved: 0 });
+    expect((await allItems(movies.id)).map((item) => item.title).sort()).toEqual([
+      'Arrival',
+      'Broken',
+      'Heat',
+      'The Matrix',
+    ]);
+    const brokenItem = (await allItems(movies.id)).find((item) => item.title === 'Broken')!;
+    expect(await detail(brokenItem.id)).toMatchObject({ file: { path: broken }, mediaInfo: null });
+
+    const chunk = await env.storage.api('PUT', `${mountUrl}/uploads/${upload.body.id}/chunks/0`, {
+      raw: bytes,
+    });
+    expect(chunk.status).toBe(200);
+    const completed = await env.storage.api('POST', `${mountUrl}/uploads/${upload.body.id}/complete`);
+    expect(completed.status).toBe(200);
+    const afterUpload = await scan(movies.id, 'incremental');
+    finished(afterUpload);
+    expect(afterUpload).toMatchObject({ filesTotal: 5, itemsAdded: 1, itemsUpdated: 0, itemsRemoved: 0 });
+    const uploadedItem = (await allItems(movies.id)).find((item) => item.title === 'Uploaded')!;
+    const uploaded = await detail(uploadedItem.id);
+    expect(uploaded).toMatchObject({ year: 2001, file: { path: target, size: bytes.length } });
+    expect(uploaded.mediaInfo?.durationSeconds).toBeGreaterThan(0);
+
+    // Deleted through the node: the next scan removes both.
+    for (const file of [target, broken]) {
+      const deleted = await env.storage.api('POST', `${mountUrl}/delete`, { body: { path: file.slice(1) } });
+      expect(deleted.status).toBe(204);
+    }
+    const afterDelete = await scan(movies.id, 'incremental');
+    finished(afterDelete);
+    expect(afterDelete).toMatchObject({ filesTotal: 3, itemsAdded: 0, itemsRemoved: 2 });
+    expect((await allItems(movies.id)).map((item) => item.title).sort()).toEqual([
+      'Arrival',
+      'Heat',
+      'The Matrix',
+    ]);
+    const events = await undelivered();
+    expect(events.map((event) => event.media.title).sort()).toEqual(['Broken', 'Uploaded']);
+    await env.parts.events.markDelivered(
+      events.map((event) => event.event.id),
+      new Date(),
+    );
   });
 
   it('keeps the items of a source that walks empty (an unmounted drive looks like that)', async () => {

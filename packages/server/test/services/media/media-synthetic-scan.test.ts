@@ -14,7 +14,9 @@ describe.each(installBackends())('scanning the synthetic tree of 10,000 files on
   let library: Library;
 
   beforeAll(async () => {
-    env = await startMediaTestEnv(backend);
+    // The real storage node over the synthetic tree, started with an ffprobe that does not exist: its
+    // 6,000 videos are empty files, and the scan must report the missing tool (MediaTestEnvOptions).
+    env = await startMediaTestEnv(backend, { tree: 'synthetic' });
     // The provider has nothing to say about synthetic titles; leave it out of this one.
     await env.api('PUT', '/api/media/settings/metadata-provider', {
       body: { enabled: false, baseUrl: env.tmdb.baseUrl },
@@ -23,7 +25,7 @@ describe.each(installBackends())('scanning the synthetic tree of 10,000 files on
       body: {
         name: 'Synthetic',
         type: 'mixed',
-        sources: [{ nodeId: env.synthetic.nodeId, mountId: env.syntheticMountId, path: '/' }],
+        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/' }],
       },
     });
     expect(created.status).toBe(201);
@@ -64,7 +66,7 @@ describe.each(installBackends())('scanning the synthetic tree of 10,000 files on
       filesSeen: videos,
       filesSkipped: 0,
       itemsAdded: videos + synthetic.series + synthetic.series * synthetic.seasonsPerSeries,
-      probeTools: [{ nodeId: env.synthetic.nodeId, reachable: true, available: false, version: null }],
+      probeTools: [{ nodeId: env.storage.nodeId, reachable: true, available: false, version: null }],
     });
     // Progress was visible while it ran, and requests were answered all along (a generous bound: the
     // point is that a scan never holds requests until it ends).

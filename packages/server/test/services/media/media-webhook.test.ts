@@ -225,7 +225,7 @@ describe.each(installBackends())('inbound webhook on $label', (backend) => {
 
   it('removes what a notice says is gone, and scrapes the folder of a changed sidecar', async () => {
     const matrix = '/Movies/The.Matrix.1999.1080p.BluRay.x264-GRP.mp4';
-    await rm(path.join(env.libraryRoot, ...matrix.split('/')));
+    await rm(path.join(env.mountRoot, ...matrix.split('/')));
     const removed = await send({ data: [matrix] });
     expect(removed.body.tasks).toHaveLength(2);
     await finish(removed.body);

@@ -15,8 +15,11 @@ import type { RegistryClient } from '../../../../src/platform/registry-client.js
  *   GET  /api/storage/internal/mounts/:mountId/walk?path=   (application/x-ndjson)
  *   GET|HEAD /api/storage/internal/mounts/:mountId/file?path=   (Range)
  *   POST /api/storage/internal/mounts/:mountId/probe { path }
- * Paths are relative to the mount root ('' = the root; a leading '/' is accepted). Until the real storage
- * node serves this API, the media suites run against this one.
+ * Paths are relative to the mount root ('' = the root; a leading '/' is accepted).
+ *
+ * The media suites no longer use it: they run against the real storage node (support/media-env.ts). It is
+ * kept only because bench/scan.ts scans the synthetic tree through it; once the bench starts the real node
+ * (storageComponentFactory with a missing ffprobe, as media-synthetic-scan.test.ts does), delete this file.
  */
 
 const run = promisify(execFile);

@@ -1,16 +1,15 @@
-import { randomUUID } from 'node:crypto';
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
-import { ALL_PERMISSIONS, type Identity, type ScanStatus } from '@svc/contracts';
+import { ALL_PERMISSIONS, type Identity, type Mount, type ScanStatus } from '@svc/contracts';
 import { encodeIdentity } from '../../../../src/platform/http/route-auth.js';
 import { createConfigComponent } from '../../../../src/services/config/config.component.js';
 import { mediaComponentFactory, type MediaParts } from '../../../../src/services/media/media.component.js';
+import { storageComponentFactory } from '../../../../src/services/storage/storage.component.js';
 import type { InstallBackend } from '../../../support/install-backends.js';
 import { mediaFixtures, type MediaFixtures } from '../../../support/media-fixtures.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../../support/runtime.js';
-import { startFakeStorageNode, type FakeStorageNode } from './fake-storage-node.js';
 import { startFakeTmdb, type FakeTmdb } from './fake-tmdb.js';
 
 export const ADMIN: Identity = {
@@ -41,7 +40,10 @@ export interface ApiAnswer<T> {
 }
 
 export interface ApiOptions {
+  /** Sent as JSON. */
   body?: unknown;
+  /** Sent as it is, as application/octet-stream unless a content-type header says otherwise. */
+  raw?: Buffer;
   /** null: no identity header; default: the administrator. */
   identity?: Identity | null;
   /** false: no service token (as a caller that bypassed the gateway). */
@@ -49,127 +51,165 @@ export interface ApiOptions {
   headers?: Record<string, string>;
 }
 
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type Api = <T = unknown>(method: Method, url: string, options?: ApiOptions) => Promise<ApiAnswer<T>>;
+
+export interface MediaTestEnvOptions {
+  /**
+   * What the storage node's one local mount serves:
+   * - 'library' (default): a private copy of the fixture library, probed with the real ffprobe;
+   * - 'synthetic': the shared synthetic tree of 10,000 empty files (read only), on a node started with an
+   *   ffprobe path that does not exist. Its 6,000 "videos" are zero-byte files that ffprobe could not read
+   *   anyway: probing each would only cost minutes; with the tool absent the node answers
+   *   `available: false`, which is the case this suite checks.
+   */
+  tree?: 'library' | 'synthetic';
+}
+
 export interface MediaTestEnv {
   install: TestInstall;
   fixtures: MediaFixtures;
-  /** A private copy of the fixture library: tests may add and remove files here. */
-  libraryRoot: string;
-  storage: FakeStorageNode;
-  /** Mount id of libraryRoot on the storage node. */
+  /**
+   * The folder the mount serves. For 'library' a private copy of the fixture library: tests may add and
+   * remove files here (the node sees them at once: walks are never cached).
+   */
+  mountRoot: string;
+  /** The install's real storage node (`storageComponentFactory`). */
+  storage: { nodeId: string; api: Api };
+  /** Id of the local mount over mountRoot, created through the node's console API. */
   mountId: string;
-  synthetic: FakeStorageNode;
-  syntheticMountId: string;
   tmdb: FakeTmdb;
   parts: MediaParts;
-  api<T = unknown>(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    url: string,
-    options?: ApiOptions,
-  ): Promise<ApiAnswer<T>>;
+  /** The media service, called as the gateway would (service token plus identity). */
+  api: Api;
   /** Waits until the scan has ended and returns it. */
   waitForScan(libraryId: string, scanId: string, timeoutMs?: number): Promise<ScanStatus>;
   stop(): Promise<void>;
 }
 
-/**
- * The config service (registry) and the media service of a test install, a fake storage node serving a
- * private copy of the fixture library (probe on), a second one serving the synthetic tree (no probe
- * tool), and the fake metadata provider configured in the media service's settings.
- */
-export async function startMediaTestEnv(backend: InstallBackend): Promise<MediaTestEnv> {
-  const fixtures = await mediaFixtures();
-  const workDir = await mkdtemp(path.join(os.tmpdir(), 'svc-media-test-'));
-  const libraryRoot = path.join(workDir, 'library');
-  await cp(fixtures.library, libraryRoot, { recursive: true });
-  const tmdb = await startFakeTmdb();
-  let parts: MediaParts | undefined;
-  const install = await startTestInstall(
-    [createConfigComponent, mediaComponentFactory({ expose: (exposed) => (parts = exposed) })],
-    backend.env,
-  );
-  const mountId = randomUUID();
-  const syntheticMountId = randomUUID();
-  const storage = await startFakeStorageNode({
-    nodeId: 'node-fake-media',
-    serviceToken: install.context.serviceToken,
-    mounts: [{ id: mountId, name: 'Library', root: libraryRoot }],
-  });
-  const synthetic = await startFakeStorageNode({
-    nodeId: 'node-fake-synthetic',
-    serviceToken: install.context.serviceToken,
-    mounts: [{ id: syntheticMountId, name: 'Synthetic', root: fixtures.synthetic.root }],
-    probeAvailable: false,
-  });
-  storage.register(install.context.registry);
-  synthetic.register(install.context.registry);
-  await waitFor(async () => {
-    const found = await install.context.registry.lookup('svc-control-storage');
-    return found.length >= 2 ? true : undefined;
-  });
-
-  const api = async <T>(
-    method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
-    url: string,
-    options: ApiOptions = {},
-  ): Promise<ApiAnswer<T>> => {
+/** A test API client for one component of the install, as the gateway calls it. */
+function apiFor(install: TestInstall, component: 'media' | 'storage'): Api {
+  return async <T>(method: Method, url: string, options: ApiOptions = {}): Promise<ApiAnswer<T>> => {
     const headers: Record<string, string> = { ...options.headers };
     if (options.serviceToken !== false) headers['x-svc-service-token'] = install.context.serviceToken;
     const identity = options.identity === undefined ? ADMIN : options.identity;
     if (identity) headers['x-svc-identity'] = encodeIdentity(identity);
-    if (options.body !== undefined) headers['content-type'] ??= 'application/json';
-    const response = await request(`${install.url('media')}${url}`, {
-      method,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
+    let body: Buffer | string | undefined;
+    if (options.raw !== undefined) {
+      headers['content-type'] ??= 'application/octet-stream';
+      body = options.raw;
+    } else if (options.body !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.body);
+    }
+    const response = await request(`${install.url(component)}${url}`, { method, headers, body });
     const raw = Buffer.from(await response.body.arrayBuffer());
     const type = String(response.headers['content-type'] ?? '');
-    const body = (type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw) as T;
-    return { status: response.statusCode, body, headers: response.headers, raw };
+    const parsed = (type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw) as T;
+    return { status: response.statusCode, body: parsed, headers: response.headers, raw };
+  };
+}
+
+/**
+ * One test install with the config service (registry), the real storage node and the media service, a
+ * local mount created through the node's console API, and the fake metadata provider configured in the
+ * media service's settings. The media service finds the node through the registry and reads the mount
+ * over the node's internal API, as in production.
+ */
+export async function startMediaTestEnv(
+  backend: InstallBackend,
+  options: MediaTestEnvOptions = {},
+): Promise<MediaTestEnv> {
+  const tree = options.tree ?? 'library';
+  const fixtures = await mediaFixtures();
+  const workDir = await mkdtemp(path.join(os.tmpdir(), 'svc-media-test-'));
+  const mountRoot = tree === 'library' ? path.join(workDir, 'library') : fixtures.synthetic.root;
+  if (tree === 'library') await cp(fixtures.library, mountRoot, { recursive: true });
+  const tmdb = await startFakeTmdb();
+  let parts: MediaParts | undefined;
+  let install: TestInstall | undefined;
+  try {
+    install = await startTestInstall(
+      [
+        createConfigComponent,
+        storageComponentFactory(
+          tree === 'synthetic' ? { ffprobe: path.join(workDir, 'no-such-ffprobe') } : {},
+        ),
+        mediaComponentFactory({ expose: (exposed) => (parts = exposed) }),
+      ],
+      backend.env,
+    );
+  } catch (error) {
+    await tmdb.close();
+    await rm(workDir, { recursive: true, force: true });
+    await backend.cleanup().catch(() => undefined);
+    throw error;
+  }
+  const started = install;
+  const nodeId = started.context.settings.storageNodeId;
+  const api = apiFor(started, 'media');
+  const storageApi = apiFor(started, 'storage');
+  const stop = async () => {
+    await started.stop();
+    await tmdb.close();
+    await rm(workDir, { recursive: true, force: true });
+    await backend.cleanup();
   };
 
-  const configured = await api('PUT', '/api/media/settings/metadata-provider', {
-    body: { enabled: true, baseUrl: tmdb.baseUrl, apiKey: tmdb.apiKey },
-  });
-  if (configured.status !== 200)
-    throw new Error(`cannot configure the provider: ${JSON.stringify(configured.body)}`);
+  try {
+    // A local mount needs the administrator role (ADMIN, the default identity).
+    const mount = await storageApi<Mount>('POST', '/api/storage/mounts', {
+      body: {
+        name: tree === 'library' ? 'Library' : 'Synthetic',
+        provider: 'local',
+        config: { root: mountRoot },
+      },
+    });
+    if (mount.status !== 201) throw new Error(`cannot create the mount: ${JSON.stringify(mount.body)}`);
+    // The node registers itself when it starts; wait until the registry answers with it.
+    await waitFor(async () =>
+      (await started.context.registry.lookup('svc-control-storage', nodeId)).length > 0 ? true : undefined,
+    );
 
-  return {
-    install,
-    fixtures,
-    libraryRoot,
-    storage,
-    mountId,
-    synthetic,
-    syntheticMountId,
-    tmdb,
-    parts: parts!,
-    api,
-    waitForScan: (libraryId, scanId, timeoutMs = 60_000) =>
-      waitFor(
-        async () => {
-          const answer = await api<{ scan: ScanStatus | null }>(
-            'GET',
-            `/api/media/libraries/${libraryId}/scan`,
-          );
-          const scan = answer.body.scan;
-          if (scan?.id !== scanId) {
-            // A newer scan shows; ask the queue table directly for this one.
-            const row = await parts!.scans.get(scanId);
-            return row && ['succeeded', 'failed', 'cancelled'].includes(row.state)
-              ? ({ id: row.id, state: row.state } as ScanStatus)
-              : undefined;
-          }
-          return ['succeeded', 'failed', 'cancelled'].includes(scan.state) ? scan : undefined;
-        },
-        timeoutMs,
-        50,
-      ),
-    stop: async () => {
-      await install.stop();
-      await Promise.all([storage.close(), synthetic.close(), tmdb.close()]);
-      await rm(workDir, { recursive: true, force: true });
-      await backend.cleanup();
-    },
-  };
+    const configured = await api('PUT', '/api/media/settings/metadata-provider', {
+      body: { enabled: true, baseUrl: tmdb.baseUrl, apiKey: tmdb.apiKey },
+    });
+    if (configured.status !== 200)
+      throw new Error(`cannot configure the provider: ${JSON.stringify(configured.body)}`);
+
+    return {
+      install: started,
+      fixtures,
+      mountRoot,
+      storage: { nodeId, api: storageApi },
+      mountId: mount.body.id,
+      tmdb,
+      parts: parts!,
+      api,
+      waitForScan: (libraryId, scanId, timeoutMs = 60_000) =>
+        waitFor(
+          async () => {
+            const answer = await api<{ scan: ScanStatus | null }>(
+              'GET',
+              `/api/media/libraries/${libraryId}/scan`,
+            );
+            const scan = answer.body.scan;
+            if (scan?.id !== scanId) {
+              // A newer scan shows; ask the queue table directly for this one.
+              const row = await parts!.scans.get(scanId);
+              return row && ['succeeded', 'failed', 'cancelled'].includes(row.state)
+                ? ({ id: row.id, state: row.state } as ScanStatus)
+                : undefined;
+            }
+            return ['succeeded', 'failed', 'cancelled'].includes(scan.state) ? scan : undefined;
+          },
+          timeoutMs,
+          50,
+        ),
+      stop,
+    };
+  } catch (error) {
+    await stop().catch(() => undefined);
+    throw error;
+  }
 }
