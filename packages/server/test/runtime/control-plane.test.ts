@@ -273,8 +273,16 @@ describe.each(installBackends())('control plane through the console entrance on 
     );
     const body = (await response.body.json()) as { nodes: { nodeId: string; serviceType: string }[] };
     expect(body.nodes.sort((a, b) => a.nodeId.localeCompare(b.nodeId))).toEqual([
-      expect.objectContaining({ nodeId: 'node-local-play-agent', serviceType: 'svc-play-agent', scope: 'EMBEDDED' }),
-      expect.objectContaining({ nodeId: 'node-local-storage', serviceType: 'svc-control-storage', scope: 'EMBEDDED' }),
+      expect.objectContaining({
+        nodeId: 'node-local-play-agent',
+        serviceType: 'svc-play-agent',
+        scope: 'EMBEDDED',
+      }),
+      expect.objectContaining({
+        nodeId: 'node-local-storage',
+        serviceType: 'svc-control-storage',
+        scope: 'EMBEDDED',
+      }),
     ]);
   });
 

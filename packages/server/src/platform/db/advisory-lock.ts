@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { databaseInternals, type ServiceDatabase } from './database.js';
+import { databaseInternals, type AnyServiceDatabase } from './database.js';
 import { describeError } from './errors.js';
 
 /** A stable bigint for a lock name: the first 8 bytes of its SHA-256 as a signed int64 (decimal text). */
@@ -16,7 +16,7 @@ export function advisoryLockKey(key: string): string {
  * and the data-folder lock already keeps other processes out, so an in-process set of held names does it.
  */
 export async function withAdvisoryLock<T>(
-  database: ServiceDatabase<any>,
+  database: AnyServiceDatabase,
   key: string,
   fn: () => Promise<T>,
 ): Promise<{ ran: true; value: T } | { ran: false }> {

@@ -1,13 +1,10 @@
-import { mkdirSync } from 'node:fs';
-import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
 import { DatabaseError, describeError, errorCode, MigrationError } from './errors.js';
-import { acquireDataDirLock } from './lock-file.js';
-import { PGliteDialect } from './pglite-dialect.js';
-import { PG_TYPES, PGLITE_PARSERS } from './value-types.js';
+import { openBundledDatabase } from './pglite-cluster.js';
+import { PGliteDialect, quoteIdentifier } from './pglite-dialect.js';
+import { PG_TYPES } from './value-types.js';
 
 export { DatabaseError, MigrationError };
 
@@ -24,13 +21,14 @@ export const SERVICE_DATABASE_NAMES: readonly ServiceDatabaseName[] = [
 export interface Migration {
   /** 'V001__init': V, three digits, two underscores, lower-case words. */
   name: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a migration sees no schema type
   up(db: Kysely<any>): Promise<void>;
 }
 
 export interface DatabaseOptions {
   name: ServiceDatabaseName;
   mode: 'bundled' | 'external';
-  /** bundled: PGlite directories live under <dataDir>/db/ */
+  /** bundled: the embedded databases live under <dataDir>/db/ */
   dataDir: string;
   /** external: postgres://user[:password]@host[:port][/database] (the database only serves to create ours) */
   databaseUrl?: string;
@@ -53,9 +51,13 @@ export type DatabaseInternals =
   | { backend: 'postgres'; logger: Logger; pool: pg.Pool }
   | { backend: 'pglite'; logger: Logger; heldLocks: Set<string> };
 
-const internals = new WeakMap<ServiceDatabase<any>, DatabaseInternals>();
+/** Any schema: ServiceDatabase<X> is not assignable to ServiceDatabase<unknown> (Kysely is invariant in DB). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyServiceDatabase = ServiceDatabase<any>;
 
-export function databaseInternals(database: ServiceDatabase<any>): DatabaseInternals {
+const internals = new WeakMap<AnyServiceDatabase, DatabaseInternals>();
+
+export function databaseInternals(database: AnyServiceDatabase): DatabaseInternals {
   const found = internals.get(database);
   if (!found) throw new DatabaseError('this database handle was not opened by openServiceDatabase');
   return found;
@@ -70,7 +72,8 @@ function createHandle<DB>(
   backend: DatabaseBackend,
   databaseName: string,
   inner: DatabaseInternals,
-  afterDestroy: () => void,
+  /** Runs after Kysely is destroyed, also when that failed (Kysely skips its driver if never used). */
+  afterDestroy: () => Promise<void>,
 ): ServiceDatabase<DB> {
   let closing: Promise<void> | undefined;
   const handle: ServiceDatabase<DB> = {
@@ -82,7 +85,7 @@ function createHandle<DB>(
         try {
           await db.destroy();
         } finally {
-          afterDestroy();
+          await afterDestroy();
           inner.logger.info({ db: databaseName, backend }, 'database closed');
         }
       })();
@@ -110,34 +113,25 @@ export async function openServiceDatabase<DB>(options: DatabaseOptions): Promise
 
 async function openBundled<DB>(options: DatabaseOptions): Promise<ServiceDatabase<DB>> {
   const { name, logger } = options;
-  const dir = path.resolve(options.dataDir, 'db', name);
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (err) {
-    throw new DatabaseError(`cannot create data folder ${dir} for ${name}: ${describeError(err)}`, {
-      cause: err,
-    });
-  }
-  const lock = acquireDataDirLock(dir, name);
-  if (lock.takenOverFrom !== undefined) {
-    logger.warn(
-      { db: name, lockFile: lock.path },
-      `took over the lock of process ${lock.takenOverFrom}, which is gone`,
-    );
-  }
-  let pglite: PGlite;
-  try {
-    pglite = await PGlite.create(dir, { parsers: PGLITE_PARSERS });
-  } catch (err) {
-    lock.release();
-    throw new DatabaseError(`cannot open embedded PostgreSQL for ${name} in ${dir}: ${describeError(err)}`, {
-      cause: err,
-    });
-  }
-  const db = new Kysely<DB>({ dialect: new PGliteDialect({ pglite, logger, label: name }) });
-  logger.info({ db: name, backend: 'pglite', dir }, 'database opened');
-  return createHandle(db, 'pglite', name, { backend: 'pglite', logger, heldLocks: new Set() }, () =>
-    lock.release(),
+  const opened = await openBundledDatabase(name, options.dataDir, logger);
+  const db = new Kysely<DB>({
+    dialect: new PGliteDialect({
+      pglite: opened.session.pglite,
+      session: opened.session,
+      schema: opened.schema,
+      logger,
+      label: name,
+      // the instance may serve other databases: the handle's close() releases this one
+      onDestroy: () => Promise.resolve(),
+    }),
+  });
+  logger.info({ db: name, backend: 'pglite', dir: opened.dir, schema: opened.schema }, 'database opened');
+  return createHandle(
+    db,
+    'pglite',
+    name,
+    { backend: 'pglite', logger, heldLocks: new Set() },
+    opened.release,
   );
 }
 
@@ -195,10 +189,6 @@ function withDatabase(url: URL, database: string): string {
   return copy.href;
 }
 
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
 function connectError(server: ServerAddress, database: string, err: unknown): DatabaseError {
   return new DatabaseError(
     redact(
@@ -240,7 +230,7 @@ async function withAdminClient<T>(
 async function createDatabase(server: ServerAddress, databaseName: string, logger: Logger): Promise<void> {
   await withAdminClient(server, databaseName, async (client) => {
     try {
-      await client.query(`CREATE DATABASE ${quoteIdent(databaseName)}`);
+      await client.query(`CREATE DATABASE ${quoteIdentifier(databaseName)}`);
       logger.info({ db: databaseName, server: server.where }, 'database created');
     } catch (err) {
       // 42P04 duplicate_database, 23505 on pg_database's unique index: another starter was faster
@@ -310,7 +300,10 @@ async function openExternal<DB>(options: DatabaseOptions): Promise<ServiceDataba
 
   const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
   logger.info({ db: databaseName, backend: 'postgres', server: server.where }, 'database opened');
-  return createHandle(db, 'postgres', databaseName, { backend: 'postgres', logger, pool }, () => undefined);
+  // Kysely ends the pool only if it was ever used: a handle closed unused must end it too.
+  return createHandle(db, 'postgres', databaseName, { backend: 'postgres', logger, pool }, async () => {
+    if (!pool.ending && !pool.ended) await pool.end();
+  });
 }
 
 /** Drops an external database, closing other sessions on it (tests only). */
@@ -318,7 +311,7 @@ export async function dropExternalDatabase(databaseUrl: string, databaseName: st
   const server = parseServerUrl(databaseUrl);
   await withAdminClient(server, databaseName, async (client) => {
     try {
-      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(databaseName)} WITH (FORCE)`);
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(databaseName)} WITH (FORCE)`);
     } catch (err) {
       if (errorCode(err) !== '42601') {
         throw new DatabaseError(
@@ -333,7 +326,7 @@ export async function dropExternalDatabase(databaseUrl: string, databaseName: st
         'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
         [databaseName],
       );
-      await client.query(`DROP DATABASE IF EXISTS ${quoteIdent(databaseName)}`);
+      await client.query(`DROP DATABASE IF EXISTS ${quoteIdentifier(databaseName)}`);
     }
   });
 }

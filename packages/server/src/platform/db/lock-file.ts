@@ -40,9 +40,11 @@ function readPid(file: string): number | null | undefined {
 
 const NO_HARD_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS']);
 
-/** Creates the lock file holding our pid, atomically with its content where the filesystem allows. */
-function tryCreate(file: string): boolean {
-  const content = `${process.pid}\n`;
+/**
+ * Creates a file with its content unless it exists (false then), atomically with the content where the
+ * filesystem allows (written aside, then hard-linked into place). what names the file in errors.
+ */
+export function createFileOnce(file: string, content: string, what = 'file'): boolean {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
   try {
     writeFileSync(temp, content, { flag: 'wx' });
@@ -68,7 +70,7 @@ function tryCreate(file: string): boolean {
     }
     return true;
   } catch (err) {
-    throw new DatabaseError(`cannot create lock file ${file}: ${describeError(err)}`, { cause: err });
+    throw new DatabaseError(`cannot create ${what} ${file}: ${describeError(err)}`, { cause: err });
   } finally {
     try {
       unlinkSync(temp);
@@ -112,7 +114,7 @@ export function acquireDataDirLock(dir: string, label: string): DataDirLock {
   const file = path.resolve(dir, LOCK_FILE_NAME);
   let takenOverFrom: number | undefined;
   for (let attempt = 0; attempt < 5; attempt++) {
-    if (tryCreate(file)) {
+    if (createFileOnce(file, `${process.pid}\n`, 'lock file')) {
       heldByThisProcess.add(file);
       let released = false;
       return {

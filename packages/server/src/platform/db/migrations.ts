@@ -1,10 +1,15 @@
 import { sql, type Generated, type Kysely, type Transaction } from 'kysely';
 import { advisoryLockKey } from './advisory-lock.js';
-import { databaseInternals, type Migration, type ServiceDatabase } from './database.js';
+import { databaseInternals, type AnyServiceDatabase, type Migration } from './database.js';
 import { DatabaseError, describeError, MigrationError } from './errors.js';
 
 export const MIGRATIONS_TABLE = 'svc_schema_migrations';
 export const MIGRATION_NAME_PATTERN = /^V(\d{3})__[a-z0-9_]+$/;
+
+const CREATE_TABLE = `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (
+  name text PRIMARY KEY,
+  applied_at timestamptz NOT NULL DEFAULT now()
+)`;
 
 interface MigrationTables {
   svc_schema_migrations: { name: string; applied_at: Generated<Date> };
@@ -39,7 +44,7 @@ function validateList(migrations: readonly Migration[]): void {
  * and then re-reads the applied list, so concurrent starters never apply a migration twice.
  */
 export async function runMigrations(
-  database: ServiceDatabase<any>,
+  database: AnyServiceDatabase,
   migrations: readonly Migration[],
 ): Promise<{ applied: string[] }> {
   validateList(migrations);
@@ -57,10 +62,7 @@ export async function runMigrations(
     .transaction()
     .execute(async (trx) => {
       await lock(trx);
-      await sql`CREATE TABLE IF NOT EXISTS ${sql.table(MIGRATIONS_TABLE)} (
-      name text PRIMARY KEY,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`.execute(trx);
+      await sql.raw(CREATE_TABLE).execute(trx);
     })
     .catch((err: unknown) => {
       throw new DatabaseError(`cannot create ${MIGRATIONS_TABLE} in ${databaseName}: ${describeError(err)}`, {

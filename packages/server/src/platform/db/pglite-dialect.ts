@@ -48,6 +48,24 @@ export class Mutex {
 
 const AFFECTING_COMMANDS = new Set(['INSERT', 'UPDATE', 'DELETE', 'MERGE']);
 
+/** Double-quotes an SQL identifier. */
+export function quoteIdentifier(name: string): string {
+  return `"${name.replace(/"/g, '""')}"`;
+}
+
+/**
+ * The one PostgreSQL session of a PGlite instance, shared by every dialect (every database handle) on it:
+ * the mutex that hands the session to one holder at a time, and the schema its search_path is known to
+ * point at (undefined: unknown).
+ */
+export class PGliteSession {
+  readonly mutex = new Mutex();
+  /** Set only by the driver, while it holds the mutex. */
+  schema: string | undefined;
+
+  constructor(readonly pglite: PGlite) {}
+}
+
 class PGliteConnection implements DatabaseConnection {
   constructor(private readonly pglite: PGlite) {}
 
@@ -87,42 +105,60 @@ class PGliteConnection implements DatabaseConnection {
 
 /**
  * One PGlite instance is one PostgreSQL session. Kysely holds a connection from acquire to release (one
- * query, or a whole transaction), so the mutex makes every holder exclusive: statements of two
- * transactions never interleave on the session.
+ * query, or a whole transaction), so the session mutex makes every holder exclusive: statements of two
+ * transactions never interleave on the session, also not when several dialects (databases kept as schemas
+ * of one instance) share it. A dialect with a schema points search_path at it right after acquiring,
+ * before its query or transaction starts, whenever the session was left elsewhere.
  */
 class PGliteDriver implements Driver {
-  readonly #mutex = new Mutex();
+  readonly #session: PGliteSession;
   readonly #connection: PGliteConnection;
 
-  constructor(
-    private readonly pglite: PGlite,
-    private readonly logger: Logger,
-    private readonly label: string,
-  ) {
-    this.#connection = new PGliteConnection(pglite);
+  constructor(private readonly config: PGliteDialectConfig) {
+    this.#session = config.session ?? new PGliteSession(config.pglite);
+    if (this.#session.pglite !== config.pglite) {
+      throw new Error('PGliteDialect: the session belongs to another PGlite instance');
+    }
+    this.#connection = new PGliteConnection(config.pglite);
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    if (!this.#mutex.locked) {
-      await this.#mutex.acquire();
-      return this.#connection;
+    const { mutex } = this.#session;
+    if (mutex.locked) {
+      const timer = setTimeout(() => {
+        this.config.logger.warn(
+          { db: this.config.label },
+          `waited ${SLOW_WAIT_MS / 1000}s for the embedded database connection; code running inside a transaction ` +
+            'must use the transaction handle, not the outer db (that waits for itself)',
+        );
+      }, SLOW_WAIT_MS);
+      timer.unref();
+      try {
+        await mutex.acquire();
+      } finally {
+        clearTimeout(timer);
+      }
+    } else {
+      await mutex.acquire();
     }
-    const timer = setTimeout(() => {
-      this.logger.warn(
-        { db: this.label },
-        `waited ${SLOW_WAIT_MS / 1000}s for the embedded database connection; code running inside a transaction ` +
-          'must use the transaction handle, not the outer db (that waits for itself)',
-      );
-    }, SLOW_WAIT_MS);
-    timer.unref();
     try {
-      await this.#mutex.acquire();
-    } finally {
-      clearTimeout(timer);
+      await this.#useSchema();
+    } catch (err) {
+      mutex.release();
+      throw err;
     }
     return this.#connection;
+  }
+
+  /** Outside any transaction (Kysely begins one only after acquiring), so the SET stays in force. */
+  async #useSchema(): Promise<void> {
+    const { schema } = this.config;
+    if (schema === undefined || this.#session.schema === schema) return;
+    this.#session.schema = undefined;
+    await this.config.pglite.exec(`SET search_path TO ${quoteIdentifier(schema)}`);
+    this.#session.schema = schema;
   }
 
   async beginTransaction(connection: DatabaseConnection, settings: TransactionSettings): Promise<void> {
@@ -167,12 +203,14 @@ class PGliteDriver implements Driver {
     await connection.executeQuery(compile(savepointCommand('release', name), createQueryId()));
   }
 
-  async releaseConnection(): Promise<void> {
-    this.#mutex.release();
+  releaseConnection(): Promise<void> {
+    this.#session.mutex.release();
+    return Promise.resolve();
   }
 
   async destroy(): Promise<void> {
-    if (!this.pglite.closed) await this.pglite.close();
+    if (this.config.onDestroy) await this.config.onDestroy();
+    else if (!this.config.pglite.closed) await this.config.pglite.close();
   }
 }
 
@@ -181,19 +219,28 @@ function savepointCommand(command: string, name: string): RawNode {
 }
 
 export interface PGliteDialectConfig {
-  /** An open PGlite instance; the dialect closes it when Kysely is destroyed. */
+  /** An open PGlite instance; the dialect closes it when Kysely is destroyed, unless onDestroy is given. */
   pglite: PGlite;
   logger: Logger;
   /** Database name for log lines. */
   label: string;
+  /**
+   * The schema this dialect works in: search_path is set to it (alone) before each query or transaction
+   * whenever the session points elsewhere. Unset: search_path is left alone.
+   */
+  schema?: string;
+  /** The session of pglite, shared with the other dialects on it; by default the dialect has its own. */
+  session?: PGliteSession;
+  /** Runs when Kysely is destroyed, instead of closing the instance (which others may still use). */
+  onDestroy?: () => Promise<void>;
 }
 
-/** Kysely dialect for an embedded PGlite database: PostgreSQL SQL, one serialised session. */
+/** Kysely dialect for an embedded PGlite database: PostgreSQL SQL, one serialised session (maybe shared). */
 export class PGliteDialect implements Dialect {
   constructor(private readonly config: PGliteDialectConfig) {}
 
   createDriver(): Driver {
-    return new PGliteDriver(this.config.pglite, this.config.logger, this.config.label);
+    return new PGliteDriver(this.config);
   }
 
   createQueryCompiler(): QueryCompiler {

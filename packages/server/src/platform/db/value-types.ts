@@ -78,12 +78,9 @@ for (const [arrayOid, elementOid] of Object.entries(ARRAY_ELEMENTS)) {
 
 /** Type parsers for pg pools (per pool, so the process-wide pg.types stay untouched). */
 export const PG_TYPES: CustomTypesConfig = {
-  getTypeParser: ((oid: number, format?: 'text' | 'binary') => {
-    if (format !== 'binary') {
-      const parser = OVERRIDES[oid];
-      if (parser) return parser;
-    }
-    return format === 'binary' ? pg.types.getTypeParser(oid, 'binary') : pg.types.getTypeParser(oid, 'text');
+  getTypeParser: ((oid: number, format?: 'text' | 'binary'): unknown => {
+    if (format === 'binary') return pg.types.getTypeParser(oid, 'binary') as unknown;
+    return OVERRIDES[oid] ?? (pg.types.getTypeParser(oid, 'text') as unknown);
   }) as CustomTypesConfig['getTypeParser'],
 };
 

@@ -9,9 +9,9 @@ import {
   runMigrations,
   type Migration,
 } from '../../../src/platform/db/index.js';
-import { quietLogger, testBackends } from '../../support/databases.js';
+import { postgresTestUrl, quietLogger, testBackends } from '../../support/databases.js';
 
-const serverUrl = process.env.SVC_TEST_DATABASE_URL?.trim() || undefined;
+const serverUrl = postgresTestUrl();
 
 function open(databaseUrl: string, nameSuffix = '') {
   return openServiceDatabase({
@@ -31,7 +31,9 @@ describe('external PostgreSQL errors', () => {
     expect(Date.now() - started).toBeLessThan(6_000);
     expect(failure).toBeInstanceOf(DatabaseError);
     const message = (failure as Error).message;
-    expect(message).toMatch(/^cannot connect to PostgreSQL at 127\.0\.0\.1:1 \(svc_user_x\): connect ECONNREFUSED/);
+    expect(message).toMatch(
+      /^cannot connect to PostgreSQL at 127\.0\.0\.1:1 \(svc_user_x\): connect ECONNREFUSED/,
+    );
     expect(message).not.toContain('\n');
     expect(message).not.toContain('hunter2');
   });
@@ -78,7 +80,11 @@ describe.runIf(serverUrl)('external PostgreSQL database creation', () => {
   it('creates the database when missing, also when several starters race', async () => {
     const name = `svc_user${suffix}`;
     expect(await exists(name)).toBe(false);
-    const handles = await Promise.all([open(databaseUrl, suffix), open(databaseUrl, suffix), open(databaseUrl, suffix)]);
+    const handles = await Promise.all([
+      open(databaseUrl, suffix),
+      open(databaseUrl, suffix),
+      open(databaseUrl, suffix),
+    ]);
     try {
       expect(await exists(name)).toBe(true);
       for (const handle of handles) {
@@ -106,15 +112,13 @@ describe.each(testBackends())('concurrent runMigrations on $label', (backend) =>
         await sql`INSERT INTO ledger VALUES ('V001')`.execute(db);
       },
     },
-    ...[2, 3, 4, 5].map(
-      (n): Migration => ({
-        name: `V00${n}__step_${n}`,
-        async up(db) {
-          await sql`SELECT pg_sleep(0.05)`.execute(db);
-          await sql`INSERT INTO ledger VALUES (${`V00${n}`})`.execute(db);
-        },
-      }),
-    ),
+    ...[2, 3, 4, 5].map((n): Migration => ({
+      name: `V00${n}__step_${n}`,
+      async up(db) {
+        await sql`SELECT pg_sleep(0.05)`.execute(db);
+        await sql`INSERT INTO ledger VALUES (${`V00${n}`})`.execute(db);
+      },
+    })),
   ];
 
   it('applies every migration exactly once', async () => {

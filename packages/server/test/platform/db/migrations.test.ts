@@ -37,13 +37,15 @@ const V002_BROKEN: Migration = {
   },
 };
 
-async function tableExists(db: Kysely<any>, table: string): Promise<boolean> {
-  const { rows } = await sql<{ found: string | null }>`SELECT to_regclass(${table})::text AS found`.execute(db);
+async function tableExists<DB>(db: Kysely<DB>, table: string): Promise<boolean> {
+  const { rows } = await sql<{ found: string | null }>`SELECT to_regclass(${table})::text AS found`.execute(
+    db,
+  );
   return rows[0]?.found != null;
 }
 
-async function recorded(db: Kysely<any>): Promise<string[]> {
-  const rows = await (db as Kysely<NoteTables>)
+async function recorded<DB>(db: Kysely<DB>): Promise<string[]> {
+  const rows = await (db as unknown as Kysely<NoteTables>)
     .selectFrom('svc_schema_migrations')
     .select('name')
     .orderBy('name')
@@ -94,7 +96,9 @@ describe.each(testBackends())('migrations on $label', (backend) => {
     const error = failure as MigrationError;
     expect(error.migration).toBe('V002__broken');
     expect(error.message).toMatch(
-      new RegExp(`^migration V002__broken failed on ${database.databaseName}: syntax error at or near "SELEC"$`),
+      new RegExp(
+        `^migration V002__broken failed on ${database.databaseName}: syntax error at or near "SELEC"$`,
+      ),
     );
     expect(error.message).not.toContain('\n');
 
@@ -104,7 +108,9 @@ describe.each(testBackends())('migrations on $label', (backend) => {
 
     // in one run: V002 applied and committed, V003 fails alone
     const V003_BROKEN = { ...V002_BROKEN, name: 'V003__broken' };
-    await expect(runMigrations(database, [V001, V002, V003_BROKEN])).rejects.toThrow(/^migration V003__broken failed/);
+    await expect(runMigrations(database, [V001, V002, V003_BROKEN])).rejects.toThrow(
+      /^migration V003__broken failed/,
+    );
     expect(await recorded(database.db)).toEqual(['V001__notes', 'V002__tags']);
     expect(await tableExists(database.db, 'tags')).toBe(true);
   });
@@ -114,15 +120,22 @@ describe.each(testBackends())('migrations on $label', (backend) => {
     let ran = false;
     const spy: Migration = {
       name: 'V001__spy',
-      async up() {
+      up() {
         ran = true;
+        return Promise.resolve();
       },
     };
     const bad: [readonly Migration[], RegExp][] = [
       [[spy, { ...V001, name: 'V2__short' }], /V2__short/],
       [[spy, { ...V001, name: 'V002__Upper' }], /V002__Upper/],
       [[spy, { ...V001, name: 'V002-dash' }], /V002-dash/],
-      [[{ ...V002, name: 'V002__b' }, { ...spy, name: 'V001__a' }], /V001__a must come after V002__b/],
+      [
+        [
+          { ...V002, name: 'V002__b' },
+          { ...spy, name: 'V001__a' },
+        ],
+        /V001__a must come after V002__b/,
+      ],
       [[spy, { ...V001, name: 'V001__again' }], /V001__again must come after V001__spy/],
     ];
     for (const [list, message] of bad) {

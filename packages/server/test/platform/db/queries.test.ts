@@ -39,13 +39,25 @@ describe.each(testBackends())('queries and transactions on $label', (backend) =>
       ])
       .executeTakeFirstOrThrow();
     expect(inserted.numInsertedOrUpdatedRows).toBe(3n);
-    const updated = await db.updateTable('counters').set({ value: 10 }).where('id', 'in', ['a', 'b']).executeTakeFirst();
+    const updated = await db
+      .updateTable('counters')
+      .set({ value: 10 })
+      .where('id', 'in', ['a', 'b'])
+      .executeTakeFirst();
     expect(updated.numUpdatedRows).toBe(2n);
-    const none = await db.updateTable('counters').set({ value: 0 }).where('id', '=', 'zzz').executeTakeFirst();
+    const none = await db
+      .updateTable('counters')
+      .set({ value: 0 })
+      .where('id', '=', 'zzz')
+      .executeTakeFirst();
     expect(none.numUpdatedRows).toBe(0n);
     const deleted = await db.deleteFrom('counters').where('id', '=', 'c').executeTakeFirst();
     expect(deleted.numDeletedRows).toBe(1n);
-    const returned = await db.insertInto('counters').values({ id: 'r', value: 5 }).returning(['id', 'value']).execute();
+    const returned = await db
+      .insertInto('counters')
+      .values({ id: 'r', value: 5 })
+      .returning(['id', 'value'])
+      .execute();
     expect(returned).toEqual([{ id: 'r', value: 5 }]);
     await db.deleteFrom('counters').execute();
   });
@@ -105,7 +117,9 @@ describe.each(testBackends())('queries and transactions on $label', (backend) =>
     await db.transaction().execute(async (trx) => {
       await trx.insertInto('counters').values({ id: 'kept', value: 1 }).execute();
     });
-    expect(await db.selectFrom('counters').select('value').where('id', '=', 'kept').execute()).toEqual([{ value: 1 }]);
+    expect(await db.selectFrom('counters').select('value').where('id', '=', 'kept').execute()).toEqual([
+      { value: 1 },
+    ]);
   });
 
   it('supports savepoints in controlled transactions', async () => {
@@ -153,7 +167,11 @@ describe.each(testBackends())('queries and transactions on $label', (backend) =>
     );
     const committed = results.filter((r) => typeof r === 'number');
     expect(results.filter((r) => typeof r === 'string')).toEqual(['worker 2 gives up', 'worker 5 gives up']);
-    const final = await db.selectFrom('counters').select('value').where('id', '=', 'shared').executeTakeFirstOrThrow();
+    const final = await db
+      .selectFrom('counters')
+      .select('value')
+      .where('id', '=', 'shared')
+      .executeTakeFirstOrThrow();
     expect(final.value).toBe(committed.length * rounds);
     const events = await db.selectFrom('events').select(['id', 'at']).orderBy('at').execute();
     // each committed transaction saw the values the previous ones left: 0..n-1, no duplicates
