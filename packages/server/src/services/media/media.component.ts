@@ -10,7 +10,7 @@ import { LibrariesService } from './libraries.service.js';
 import type { MediaDatabase } from './media.db.js';
 import { mediaMigrations } from './media.migrations.js';
 import { MediaEventsRepository } from './media-events.repository.js';
-import { MediaSettingsRepository } from './media-settings.repository.js';
+import { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import { registerMetadataSettingsRoutes } from './metadata-settings.routes.js';
 import { MetadataSettingsService } from './metadata-settings.service.js';
 import { ScanRunner } from './scan-runner.js';
@@ -53,7 +53,7 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
         const storage =
           options.storage?.(context) ??
           new HttpStorageGateway({ registry: context.registry, serviceToken: context.serviceToken });
-        const settingsRepository = new MediaSettingsRepository(db);
+        const settingsRepository = new SystemSettingsRepository(db);
         const libraries = new LibrariesRepository(db);
         const items = new ItemsRepository(db);
         const scans = new ScansRepository(db);

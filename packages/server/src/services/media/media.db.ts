@@ -10,7 +10,7 @@ import type {
   ScanState,
   ScanTrigger,
 } from '@svc/contracts';
-import type { SystemSettingsTable } from '../user/user.db.js';
+import type { SystemSettingsTable } from '../shared/system-settings.repository.js';
 
 /** jsonb columns are read as parsed values and written as JSON text. */
 type Json<T> = ColumnType<T, string, string>;

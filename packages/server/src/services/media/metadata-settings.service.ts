@@ -3,7 +3,7 @@ import type { MetadataProviderSettings, UpdateMetadataProviderRequest } from '@s
 import type { Clock } from '../../platform/cache/index.js';
 import { AppError } from '../../platform/http/errors.js';
 import { HttpMetadataProvider, type MetadataProvider } from './metadata-provider.js';
-import type { MediaSettingsRepository } from './media-settings.repository.js';
+import type { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 
 export const METADATA_PROVIDER_KEY = 'metadata.provider';
 export const DEFAULT_IMAGE_BASE_URL = 'https://image.tmdb.org/t/p/original';
@@ -23,7 +23,7 @@ const mask = (secret: string) => (secret.length >= 12 ? `****${secret.slice(-4)}
 /** The metadata provider's settings (system_settings) and the provider they make; off until configured. */
 export class MetadataSettingsService {
   constructor(
-    private readonly settings: MediaSettingsRepository,
+    private readonly settings: SystemSettingsRepository,
     private readonly clock: Clock,
     private readonly makeProvider: (stored: Stored) => MetadataProvider = (stored) =>
       new HttpMetadataProvider({

@@ -13,7 +13,7 @@ import type { Clock } from '../../platform/cache/index.js';
 import { AppError, forbidden } from '../../platform/http/errors.js';
 import { generateToken } from '../../platform/service-token.js';
 import type { LibrariesRepository } from './libraries.repository.js';
-import type { MediaSettingsRepository } from './media-settings.repository.js';
+import type { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import type { ScanRunner } from './scan-runner.js';
 import { pathKind } from './scan-scope.js';
 import type { ScansRepository } from './scans.repository.js';
@@ -72,7 +72,7 @@ export function webhookInput(body: unknown, query: Record<string, unknown>): unk
 /** The inbound webhook: its token (settings) and the scrape tasks a file store's notice queues. */
 export class WebhookService {
   constructor(
-    private readonly settings: MediaSettingsRepository,
+    private readonly settings: SystemSettingsRepository,
     private readonly libraries: LibrariesRepository,
     private readonly scans: ScansRepository,
     private readonly runner: Pick<ScanRunner, 'kick'>,

@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely';
-import type { SystemSettingsTable } from '../user/user.db.js';
+import type { SystemSettingsTable } from '../shared/system-settings.repository.js';
 
 /** jsonb columns are read as parsed values and written as JSON text. */
 type Json<T> = ColumnType<T, string, string>;

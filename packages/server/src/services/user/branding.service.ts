@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { BrandingResponse } from '@svc/contracts';
-import type { SettingsRepository } from './settings.repository.js';
+import type { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import type { Port } from './user-repositories.js';
 
 /** system_settings key of the branding: `{ systemName?: string, logoUrl?: string | null }`. */
@@ -14,7 +14,7 @@ const storedBrandingSchema = z.object({
 
 /** Branding shown before sign-in (editing comes with the system configuration page). */
 export class BrandingService {
-  constructor(private readonly settings: Pick<Port<SettingsRepository>, 'get'>) {}
+  constructor(private readonly settings: Pick<Port<SystemSettingsRepository>, 'get'>) {}
 
   async get(): Promise<BrandingResponse> {
     const parsed = storedBrandingSchema.safeParse((await this.settings.get(BRANDING_KEY)) ?? {});

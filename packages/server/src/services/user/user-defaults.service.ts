@@ -9,7 +9,7 @@ import type { Actor } from './actor.js';
 import { auditRecord } from './audit-entry.js';
 import type { NodeDirectory } from './node-directory.js';
 import { assertRoutesExist } from './route-check.js';
-import type { SettingsRepository } from './settings.repository.js';
+import type { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import type { Port, Transactor } from './user-repositories.js';
 
 export const DEFAULT_QUOTA_POLICY_KEY = 'traffic-quota.default-policy';
@@ -26,7 +26,7 @@ const ALL_NODES: DefaultNodeAccessPolicy = { mode: 'ALL', entries: [] };
 
 /** The defaults in force (absent or unreadable: no quota, mode ALL). */
 export async function readUserDefaults(
-  settings: Pick<Port<SettingsRepository>, 'get'>,
+  settings: Pick<Port<SystemSettingsRepository>, 'get'>,
 ): Promise<UserDefaults> {
   const quotas = defaultQuotaPolicySchema.safeParse(await settings.get(DEFAULT_QUOTA_POLICY_KEY));
   const nodeAccess = defaultNodeAccessPolicySchema.safeParse(
@@ -44,7 +44,7 @@ export async function readUserDefaults(
  */
 export class UserDefaultsService {
   constructor(
-    private readonly settings: Pick<Port<SettingsRepository>, 'get'>,
+    private readonly settings: Pick<Port<SystemSettingsRepository>, 'get'>,
     private readonly transact: Transactor,
     private readonly directory: NodeDirectory,
     private readonly clock: Clock,

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { AccessPolicyRepository } from './access-policy.repository.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { AuditRepository } from './audit.repository.js';
-import { SettingsRepository } from './settings.repository.js';
+import { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import { TokensRepository } from './tokens.repository.js';
 import { TrafficUsageRepository } from './traffic-usage.repository.js';
 import type { UserDatabase } from './user.db.js';
@@ -17,7 +17,7 @@ export interface UserRepositories {
   audit: Port<AuditRepository>;
   access: Port<AccessPolicyRepository>;
   usage: Port<TrafficUsageRepository>;
-  settings: Port<SettingsRepository>;
+  settings: Port<SystemSettingsRepository>;
 }
 
 /** Runs work in one database transaction with repositories bound to it (commit on success). */
@@ -30,7 +30,7 @@ export function userRepositories(db: Kysely<UserDatabase>): UserRepositories {
     audit: new AuditRepository(db),
     access: new AccessPolicyRepository(db),
     usage: new TrafficUsageRepository(db),
-    settings: new SettingsRepository(db),
+    settings: new SystemSettingsRepository(db),
   };
 }
 

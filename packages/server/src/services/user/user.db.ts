@@ -1,3 +1,4 @@
+import type { SystemSettingsTable } from '../shared/system-settings.repository.js';
 import type { ColumnType, Generated } from 'kysely';
 import type {
   AccountRole,
@@ -13,12 +14,6 @@ import type {
 
 /** jsonb columns are read as parsed values and written as JSON text. */
 type Json<T> = ColumnType<T, string, string>;
-
-export interface SystemSettingsTable {
-  key: string;
-  value: Json<unknown>;
-  updated_at: Generated<Date>;
-}
 
 export interface UsersTable {
   id: string;
