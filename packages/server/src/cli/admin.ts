@@ -1,6 +1,7 @@
+import { openConfiguredDatabase } from '../runtime/configured-database.js';
 import { newPasswordSchema, usernameSchema } from '@svc/contracts';
 import { systemClock } from '../platform/cache/index.js';
-import { openServiceDatabase, runMigrations } from '../platform/db/index.js';
+import { runMigrations } from '../platform/db/index.js';
 import { AppError } from '../platform/http/errors.js';
 import { createLogger } from '../platform/logger.js';
 import { loadSettings } from '../platform/settings.js';
@@ -109,14 +110,7 @@ export async function runAdmin(
 
   const settings = loadSettings(io.env);
   const logger = createLogger({ level: settings.logLevel, component: 'admin' });
-  const database = await openServiceDatabase<UserDatabase>({
-    name: 'svc_user',
-    mode: settings.dbMode,
-    dataDir: settings.dataDir,
-    databaseUrl: settings.databaseUrl,
-    nameSuffix: settings.dbNameSuffix,
-    logger,
-  });
+  const database = await openConfiguredDatabase<UserDatabase>(settings, 'svc_user', logger);
   try {
     await runMigrations(database, userMigrations);
     const setup = new SetupService(

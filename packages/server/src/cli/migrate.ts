@@ -1,11 +1,7 @@
+import { openConfiguredDatabase } from '../runtime/configured-database.js';
 import { createLogger } from '../platform/logger.js';
 import { loadSettings } from '../platform/settings.js';
-import {
-  openServiceDatabase,
-  runMigrations,
-  type Migration,
-  type ServiceDatabaseName,
-} from '../platform/db/index.js';
+import { runMigrations, type Migration, type ServiceDatabaseName } from '../platform/db/index.js';
 import { configMigrations } from '../services/config/config.migrations.js';
 import { userMigrations } from '../services/user/user.migrations.js';
 import { mediaMigrations } from '../services/media/media.migrations.js';
@@ -28,14 +24,7 @@ export async function runMigrate(names: string[]): Promise<void> {
     throw new Error(`unknown database ${unknown.join(', ')} (known: ${all.join(', ')})`);
   const chosen = names.length > 0 ? (names as ServiceDatabaseName[]) : all;
   for (const name of chosen) {
-    const database = await openServiceDatabase({
-      name,
-      mode: settings.dbMode,
-      dataDir: settings.dataDir,
-      databaseUrl: settings.databaseUrl,
-      nameSuffix: settings.dbNameSuffix,
-      logger,
-    });
+    const database = await openConfiguredDatabase(settings, name, logger);
     try {
       const { applied } = await runMigrations(database, SERVICE_MIGRATIONS[name]);
       process.stdout.write(

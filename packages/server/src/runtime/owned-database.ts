@@ -1,5 +1,5 @@
+import { openConfiguredDatabase } from './configured-database.js';
 import {
-  openServiceDatabase,
   runMigrations,
   withAdvisoryLock,
   type Migration,
@@ -16,14 +16,7 @@ export async function openOwnedDatabase<DB>(
   migrations: readonly Migration[],
 ): Promise<ServiceDatabase<DB>> {
   const { settings } = context;
-  const database = await openServiceDatabase<DB>({
-    name,
-    mode: settings.dbMode,
-    dataDir: settings.dataDir,
-    databaseUrl: settings.databaseUrl,
-    nameSuffix: settings.dbNameSuffix,
-    logger: context.logger,
-  });
+  const database = await openConfiguredDatabase<DB>(settings, name, context.logger);
   try {
     const { applied } = await runMigrations(database, migrations);
     if (applied.length > 0) context.logger.info({ database: name, applied }, 'migrations applied');
