@@ -1,5 +1,7 @@
 // Builds the web app (Vite) and the svc program (one esbuild bundle; npm dependencies stay external).
 import { build } from 'esbuild';
+import { readdirSync, rmSync } from 'node:fs';
+import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, chmodSync } from 'node:fs';
 
@@ -17,9 +19,14 @@ if (!only || only === 'server') {
   const serverPackage = JSON.parse(readFileSync('packages/server/package.json', 'utf8'));
   const rootPackage = JSON.parse(readFileSync('package.json', 'utf8'));
   const external = Object.keys(serverPackage.dependencies ?? {}).filter((name) => !name.startsWith('@svc/'));
-  await build({
+  const result = await build({
     entryPoints: ['packages/server/src/cli/main.ts'],
-    outfile: 'packages/server/dist/svc.mjs',
+    // Code splitting: each command and process role loads only its own modules (and their libraries).
+    outdir: 'packages/server/dist',
+    entryNames: 'svc',
+    chunkNames: 'chunk-[hash]',
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
     bundle: true,
     platform: 'node',
     format: 'esm',
@@ -29,6 +36,13 @@ if (!only || only === 'server') {
     define: { __SVC_VERSION__: JSON.stringify(rootPackage.version) },
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
+    metafile: true,
   });
+  // Chunk names carry a hash: drop the ones this build no longer produced (after writing the new ones, so a
+  // process starting meanwhile finds a complete set).
+  const produced = new Set(Object.keys(result.metafile.outputs).map((file) => path.basename(file)));
+  for (const file of readdirSync('packages/server/dist')) {
+    if (!produced.has(file)) rmSync(path.join('packages/server/dist', file), { force: true });
+  }
   chmodSync('packages/server/dist/svc.mjs', 0o755);
 }

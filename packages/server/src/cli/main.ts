@@ -1,11 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { SettingsError } from '../platform/settings.js';
 import { SVC_VERSION } from '../platform/version.js';
-import { runProcess } from '../runtime/process-main.js';
-import { DISTRIBUTED_ROLES, NODE_ROLES, PROCESS_ROLES, type ProcessRole } from '../runtime/roles.js';
-import { runStandalone } from './standalone.js';
-import { runMigrate } from './migrate.js';
-import { runAdmin } from './admin.js';
+import { DISTRIBUTED_ROLES, NODE_ROLES, PROCESS_ROLE_NAMES, type ProcessRole } from '../runtime/roles.js';
 
 const HELP = `svc ${SVC_VERSION}: self-hosted media management service
 
@@ -42,30 +38,31 @@ export async function main(argv: string[]): Promise<void> {
       process.stdout.write(`${SVC_VERSION}\n`);
       return;
     case 'standalone':
-      return runStandalone(entry);
+      return (await import('./standalone.js')).runStandalone(entry);
     case 'role': {
       const role = rest[0];
       if (!role || !(DISTRIBUTED_ROLES as readonly string[]).includes(role)) {
         fail(`role must be one of ${DISTRIBUTED_ROLES.join(', ')}`, 2);
       }
-      return runProcess(role as ProcessRole, 'distributed');
+      return (await import('../runtime/process-main.js')).runProcess(role as ProcessRole, 'distributed');
     }
     case 'node': {
       const role = rest[0];
       if (!role || !(NODE_ROLES as readonly string[]).includes(role))
         fail(`node must be one of ${NODE_ROLES.join(', ')}`, 2);
-      return runProcess(role as ProcessRole, 'distributed');
+      return (await import('../runtime/process-main.js')).runProcess(role as ProcessRole, 'distributed');
     }
     case 'child': {
       // Started by the standalone supervisor over IPC; not meant to be typed by hand.
       const role = rest[0];
-      if (!role || !(role in PROCESS_ROLES)) fail(`unknown child role ${role ?? ''}`, 2);
-      return runProcess(role as ProcessRole, 'standalone');
+      if (!role || !(PROCESS_ROLE_NAMES as string[]).includes(role))
+        fail(`unknown child role ${role ?? ''}`, 2);
+      return (await import('../runtime/process-main.js')).runProcess(role as ProcessRole, 'standalone');
     }
     case 'migrate':
-      return runMigrate(rest);
+      return (await import('./migrate.js')).runMigrate(rest);
     case 'admin':
-      return runAdmin(rest);
+      return (await import('./admin.js')).runAdmin(rest);
     default:
       fail(`unknown command '${command}'. Run svc --help.`, 2);
   }

@@ -4,7 +4,7 @@ import { createCache, systemClock } from '../platform/cache/index.js';
 import { RegistryClient } from '../platform/registry-client.js';
 import type { RuntimeContext, Topology } from './component.js';
 import { startComponents } from './host.js';
-import { PROCESS_ROLES, type ProcessRole } from './roles.js';
+import { loadRole, type ProcessRole } from './roles.js';
 
 /** Messages a child process sends to the supervisor over the IPC channel. */
 export type ChildMessage =
@@ -46,7 +46,7 @@ export async function runProcess(role: ProcessRole, topology: Topology): Promise
       registry,
       schedulers: new Map(),
     };
-    const running = await startComponents(context, PROCESS_ROLES[role]).catch(async (error: unknown) => {
+    const running = await startComponents(context, await loadRole(role)).catch(async (error: unknown) => {
       await cache.close();
       throw error;
     });

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request } from 'undici';
-import { PROCESS_ROLES } from '../../src/runtime/roles.js';
+import { loadRole } from '../../src/runtime/roles.js';
 import { installBackends } from '../support/install-backends.js';
 import { startTestInstall, waitFor, type TestInstall } from '../support/runtime.js';
 
@@ -49,7 +49,7 @@ describe.each(installBackends())('the console entrance end to end on $label', (b
 
   beforeAll(async () => {
     install = await startTestInstall(
-      [...PROCESS_ROLES['standalone-control'], ...PROCESS_ROLES.storage],
+      [...(await loadRole('standalone-control')), ...(await loadRole('storage'))],
       backend.env,
       { env: { SVC_TRUSTED_PROXIES: '127.0.0.2' } },
     );

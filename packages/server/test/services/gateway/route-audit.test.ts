@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '../../../src/platform/http/create-server.js';
 import type { DeclaredRoute, GatewayRule, RouteAuth } from '../../../src/platform/http/route-auth.js';
 import { GATEWAY_ROUTE_TABLE } from '../../../src/services/gateway/route-table.js';
-import { PROCESS_ROLES } from '../../../src/runtime/roles.js';
+import { loadRole } from '../../../src/runtime/roles.js';
 import { startTestInstall, type TestInstall } from '../../support/runtime.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
@@ -26,9 +26,9 @@ describe('route audit: every route of every service declares who may call it', (
 
   beforeAll(async () => {
     const factories = [
-      ...PROCESS_ROLES['standalone-control'],
-      ...PROCESS_ROLES.storage,
-      ...PROCESS_ROLES['play-agent'],
+      ...(await loadRole('standalone-control')),
+      ...(await loadRole('storage')),
+      ...(await loadRole('play-agent')),
     ];
     install = await startTestInstall(factories, { SVC_DB_MODE: 'bundled' });
     // HEAD routes are Fastify's automatic twins of GET routes and share their rule.
