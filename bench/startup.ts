@@ -2,30 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
 import { freePort, isHealthy, mib, residentBytes, seconds, waitUntil } from './support.js';
 
 const BUNDLE = path.resolve('packages/server/dist/svc.mjs');
-
-async function ports(): Promise<Record<string, string>> {
-  const names = ['FRONTEND', 'USER', 'MEDIA', 'STORAGE', 'CONFIG', 'GATEWAY', 'INTERNAL'];
-  const env: Record<string, string> = {};
-  for (const name of names) env[`SVC_${name}_PORT`] = String(await freePort());
-  env.PLAY_AGENT_LISTEN = `127.0.0.1:${await freePort()}`;
-  return env;
-}
-
-function healthUrls(env: Record<string, string>): string[] {
-  return [
-    `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/license/status`,
-    `http://127.0.0.1:${env.SVC_USER_PORT}/health`,
-    `http://127.0.0.1:${env.SVC_MEDIA_PORT}/health`,
-    `http://127.0.0.1:${env.SVC_STORAGE_PORT}/api/storage/ping`,
-    `http://127.0.0.1:${env.SVC_CONFIG_PORT}/actuator/health`,
-    `http://127.0.0.1:${env.SVC_GATEWAY_PORT}/health`,
-    `http://127.0.0.1:${env.SVC_INTERNAL_PORT}/health`,
-    `http://127.0.0.1:${env.PLAY_AGENT_LISTEN!.split(':')[1]}/health`,
-  ];
-}
 
 /** Pids of a process and all its descendants. */
 function processTree(root: number): number[] {
@@ -47,13 +27,15 @@ function processTree(root: number): number[] {
   return tree;
 }
 
-async function timedStart(env: Record<string, string>): Promise<{ ms: number; child: ChildProcess }> {
+async function timedStart(
+  env: PortEnv & Record<string, string>,
+): Promise<{ ms: number; child: ChildProcess }> {
   const begin = performance.now();
   const child = spawn(process.execPath, [BUNDLE, 'standalone'], {
     env: { ...process.env, ...env, SVC_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  const urls = healthUrls(env);
+  const urls = standaloneHealthUrls(env);
   await waitUntil(async () => (await Promise.all(urls.map(isHealthy))).every(Boolean), 120_000);
   return { ms: performance.now() - begin, child };
 }
@@ -83,7 +65,7 @@ async function reference(): Promise<{ ms: number; rss: number }> {
 export async function benchStartup(): Promise<void> {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-bench-startup-'));
   try {
-    const env = { ...(await ports()), SVC_DATA_DIR: dataDir, SVC_PLAY_AGENT_BIND_HOST: '127.0.0.1' };
+    const env = { ...(await portEnv()), SVC_DATA_DIR: dataDir, SVC_PLAY_AGENT_BIND_HOST: '127.0.0.1' };
     const cold = await timedStart(env);
     // Let start-up garbage settle before measuring resident memory.
     await new Promise((resolve) => setTimeout(resolve, 3_000));

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { probeStreamSchema } from './storage-api.js';
 
 // --- Paths -----------------------------------------------------------------------------------------------
 
@@ -242,18 +243,8 @@ export const listItemsResponseSchema = z.object({
 });
 export type ListItemsResponse = z.infer<typeof listItemsResponseSchema>;
 
-export const mediaStreamSchema = z.object({
-  index: z.number().int(),
-  type: z.enum(['video', 'audio', 'subtitle']),
-  codec: z.string(),
-  language: z.string().optional(),
-  width: z.number().int().optional(),
-  height: z.number().int().optional(),
-  channels: z.number().int().optional(),
-  title: z.string().optional(),
-  default: z.boolean().optional(),
-  forced: z.boolean().optional(),
-});
+/** One stream of a media file, as the storage node's probe reports it. */
+export const mediaStreamSchema = probeStreamSchema;
 export type MediaStream = z.infer<typeof mediaStreamSchema>;
 
 /** Technical metadata from the storage node's probe. */

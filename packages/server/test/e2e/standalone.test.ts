@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { installBackends } from '../support/install-backends.js';
-import { portEnv } from '../support/ports.js';
+import { portEnv, standaloneHealthUrls as healthUrls } from '../support/ports.js';
 import { waitFor } from '../support/runtime.js';
 import { isAlive, runSvc, type SvcProcess } from '../support/svc-process.js';
 
@@ -28,21 +28,6 @@ async function stopWithSigint(svc: SvcProcess): Promise<void> {
   svc.child.kill('SIGINT');
   const { code } = await svc.exited;
   expect(code).toBe(0);
-}
-
-function healthUrls(env: Record<string, string>): string[] {
-  const playAgentPort = env.PLAY_AGENT_LISTEN!.split(':').pop();
-  return [
-    `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/health`,
-    `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/license/status`,
-    `http://127.0.0.1:${env.SVC_USER_PORT}/health`,
-    `http://127.0.0.1:${env.SVC_MEDIA_PORT}/health`,
-    `http://127.0.0.1:${env.SVC_STORAGE_PORT}/api/storage/ping`,
-    `http://127.0.0.1:${env.SVC_CONFIG_PORT}/actuator/health`,
-    `http://127.0.0.1:${env.SVC_GATEWAY_PORT}/health`,
-    `http://127.0.0.1:${env.SVC_INTERNAL_PORT}/health`,
-    `http://127.0.0.1:${playAgentPort}/health`,
-  ];
 }
 
 async function status(url: string): Promise<number> {

@@ -43,3 +43,19 @@ export async function portEnv(): Promise<PortEnv> {
     PLAY_AGENT_LISTEN: `127.0.0.1:${playAgent}`,
   };
 }
+
+/** The health route of every listener of a standalone install started with these ports. */
+export function standaloneHealthUrls(env: PortEnv): string[] {
+  const playAgentPort = env.PLAY_AGENT_LISTEN.split(':').pop();
+  return [
+    `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/health`,
+    `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/license/status`,
+    `http://127.0.0.1:${env.SVC_USER_PORT}/health`,
+    `http://127.0.0.1:${env.SVC_MEDIA_PORT}/health`,
+    `http://127.0.0.1:${env.SVC_STORAGE_PORT}/api/storage/ping`,
+    `http://127.0.0.1:${env.SVC_CONFIG_PORT}/actuator/health`,
+    `http://127.0.0.1:${env.SVC_GATEWAY_PORT}/health`,
+    `http://127.0.0.1:${env.SVC_INTERNAL_PORT}/health`,
+    `http://127.0.0.1:${playAgentPort}/health`,
+  ];
+}
