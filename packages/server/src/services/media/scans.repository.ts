@@ -113,19 +113,7 @@ export class ScansRepository {
         .execute();
       const scan = await trx
         .insertInto('media_scans')
-        .values({
-          id,
-          library_id: libraryId,
-          mode,
-          trigger: 'manual',
-          scope_source_id: null,
-          scope_path: null,
-          state: 'queued',
-          phase: 'queued',
-          probe_tools: '[]',
-          error: null,
-          created_at: now,
-        })
+        .values(queuedScan({ id, libraryId, mode, trigger: 'manual', sourceId: null, path: null }, now))
         .returningAll()
         .executeTakeFirstOrThrow();
       return { scan, conflict: false };
@@ -154,19 +142,7 @@ export class ScansRepository {
         }
         const scan = await trx
           .insertInto('media_scans')
-          .values({
-            id: randomUUID(),
-            library_id: task.libraryId,
-            mode: 'incremental',
-            trigger: 'webhook',
-            scope_source_id: task.sourceId,
-            scope_path: task.path,
-            state: 'queued',
-            phase: 'queued',
-            probe_tools: '[]',
-            error: null,
-            created_at: now,
-          })
+          .values(queuedScan({ id: randomUUID(), ...task, mode: 'incremental', trigger: 'webhook' }, now))
           .returningAll()
           .executeTakeFirstOrThrow();
         queued.push({ scan, deduplicated: false });
@@ -285,4 +261,31 @@ export class ScansRepository {
     const rows = await query.returning('id').execute();
     return rows.map((row) => row.id);
   }
+}
+
+/** A new scan row as it waits in the queue. */
+function queuedScan(
+  scan: {
+    id: string;
+    libraryId: string;
+    mode: ScanMode;
+    trigger: 'manual' | 'webhook';
+    sourceId: string | null;
+    path: string | null;
+  },
+  now: Date,
+) {
+  return {
+    id: scan.id,
+    library_id: scan.libraryId,
+    mode: scan.mode,
+    trigger: scan.trigger,
+    scope_source_id: scan.sourceId,
+    scope_path: scan.path,
+    state: 'queued' as const,
+    phase: 'queued' as const,
+    probe_tools: '[]',
+    error: null,
+    created_at: now,
+  };
 }

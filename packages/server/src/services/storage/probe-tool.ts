@@ -19,7 +19,8 @@ interface FfprobeStream {
   disposition?: Record<string, number>;
 }
 
-interface FfprobeOutput {
+/** The part of `ffprobe -print_format json -show_format -show_streams` output that is read. */
+export interface FfprobeOutput {
   format?: { format_name?: string; duration?: string; bit_rate?: string; size?: string };
   streams?: FfprobeStream[];
 }

@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { RegistryClient } from '../../../../src/platform/registry-client.js';
+import { probeResultOf, type FfprobeOutput } from '../../../../src/services/storage/probe-tool.js';
 
 /**
  * A small stand-in for a storage node's internal API (the one the media service reads from), over real
@@ -40,17 +41,6 @@ export interface FakeStorageNode {
   /** Registers in the install's registry and keeps the entry alive. */
   register(registry: RegistryClient): void;
   close(): Promise<void>;
-}
-
-interface FfprobeStream {
-  index?: number;
-  codec_type?: string;
-  codec_name?: string;
-  width?: number;
-  height?: number;
-  channels?: number;
-  tags?: Record<string, string>;
-  disposition?: Record<string, number>;
 }
 
 const json = (response: ServerResponse, status: number, body: unknown) => {
@@ -105,37 +95,8 @@ async function probe(file: string, size: number): Promise<unknown> {
     ['-hide_banner', '-v', 'error', '-print_format', 'json', '-show_format', '-show_streams', '-i', file],
     { timeout: 30_000, maxBuffer: 8 * 1024 * 1024 },
   );
-  const output = JSON.parse(stdout) as {
-    format?: { format_name?: string; duration?: string; bit_rate?: string; size?: string };
-    streams?: FfprobeStream[];
-  };
-  const number = (value: string | undefined) =>
-    value && Number.isFinite(Number(value)) ? Number(value) : null;
-  const streams = (output.streams ?? [])
-    .filter((stream) => ['video', 'audio', 'subtitle'].includes(stream.codec_type ?? ''))
-    .map((stream) => {
-      const language = stream.tags?.language;
-      return {
-        index: stream.index ?? 0,
-        type: stream.codec_type,
-        codec: stream.codec_name ?? 'unknown',
-        ...(language && language !== 'und' ? { language } : {}),
-        ...(stream.codec_type === 'video' && stream.width
-          ? { width: stream.width, height: stream.height }
-          : {}),
-        ...(stream.codec_type === 'audio' && stream.channels ? { channels: stream.channels } : {}),
-        ...(stream.tags?.title ? { title: stream.tags.title } : {}),
-        default: stream.disposition?.default === 1,
-        forced: stream.disposition?.forced === 1,
-      };
-    });
-  return {
-    container: output.format?.format_name ?? 'unknown',
-    durationSeconds: number(output.format?.duration),
-    bitrate: number(output.format?.bit_rate),
-    size: number(output.format?.size) ?? size,
-    streams,
-  };
+  // The same mapping the real storage node applies to ffprobe's output.
+  return probeResultOf(JSON.parse(stdout) as FfprobeOutput, size);
 }
 
 export async function startFakeStorageNode(options: {
