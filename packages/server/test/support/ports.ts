@@ -1,20 +1,45 @@
 import { createServer } from 'node:net';
 
-/** Asks the kernel for free loopback ports (distinct within one call). */
+/*
+ * Ports handed out here come from below the kernel's ephemeral range (32768 and up), so neither an
+ * outgoing connection nor another `listen(0)` can take one between allocation and use. Each vitest
+ * worker owns its own block, and each process walks its block from a random start, probing every
+ * candidate, so parallel workers and successive test files do not collide.
+ */
+const RANGE_START = 20_000;
+const BLOCK_SIZE = 3_000;
+const BLOCKS = 4;
+
+const workerIndex = (Number(process.env.VITEST_POOL_ID ?? process.env.VITEST_WORKER_ID ?? 1) - 1) % BLOCKS;
+const blockStart = RANGE_START + Math.max(0, workerIndex) * BLOCK_SIZE;
+let cursor = Math.floor(Math.random() * BLOCK_SIZE);
+const handedOut = new Set<number>();
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ host: '127.0.0.1', port, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+async function nextPort(): Promise<number> {
+  for (let tries = 0; tries < BLOCK_SIZE; tries += 1) {
+    const port = blockStart + (cursor % BLOCK_SIZE);
+    cursor += 1;
+    if (handedOut.has(port)) continue;
+    if (await canListen(port)) {
+      handedOut.add(port);
+      return port;
+    }
+  }
+  throw new Error(`no free port left in ${blockStart}-${blockStart + BLOCK_SIZE - 1}`);
+}
+
+/** Free loopback ports, distinct from every other port this process has been given. */
 export async function freePorts(count: number): Promise<number[]> {
-  const servers = await Promise.all(
-    Array.from(
-      { length: count },
-      () =>
-        new Promise<import('node:net').Server>((resolve, reject) => {
-          const server = createServer();
-          server.once('error', reject);
-          server.listen({ host: '127.0.0.1', port: 0 }, () => resolve(server));
-        }),
-    ),
-  );
-  const ports = servers.map((server) => (server.address() as import('node:net').AddressInfo).port);
-  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  const ports: number[] = [];
+  for (let index = 0; index < count; index += 1) ports.push(await nextPort());
   return ports;
 }
 
