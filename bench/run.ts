@@ -6,6 +6,7 @@ const benches: Record<string, () => Promise<void>> = {
   startup: benchStartup,
   auth: benchAuth,
   storage: (await import('./storage.js')).benchStorage,
+  stream: (await import('./stream.js')).benchStream,
 };
 
 const name = process.argv[2];

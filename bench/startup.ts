@@ -1,31 +1,11 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
-import { freePort, isHealthy, mib, residentBytes, seconds, waitUntil } from './support.js';
+import { freePort, isHealthy, mib, processTree, residentBytes, seconds, waitUntil } from './support.js';
 
 const BUNDLE = path.resolve('packages/server/dist/svc.mjs');
-
-/** Pids of a process and all its descendants. */
-function processTree(root: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parents.set(Number(entry), ppid);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const tree = [root];
-  for (let i = 0; i < tree.length; i++) {
-    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
-  }
-  return tree;
-}
 
 async function timedStart(
   env: PortEnv & Record<string, string>,

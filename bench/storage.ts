@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   chmodSync,
@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { encodeIdentity } from '../packages/server/src/platform/http/route-auth.js';
+import { bestOf, curlSpeed, startNginx, stop } from './nginx.js';
 import { freePort, isHealthy, waitUntil } from './support.js';
 import { benchScan } from './scan.js';
 
@@ -42,66 +43,6 @@ const headers = {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
-
-async function stop(child: ChildProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill(signal);
-  await exited;
-}
-
-/** Downloads a URL with curl (the same neutral client for both servers); returns MB/s. */
-function curlSpeed(url: string, extra: Record<string, string> = {}): number {
-  const args = ['-s', '-o', '/dev/null', '-w', '%{size_download} %{time_total}'];
-  for (const [name, value] of Object.entries(extra)) args.push('-H', `${name}: ${value}`);
-  const result = spawnSync('curl', [...args, url], { encoding: 'utf8' });
-  const [bytes, seconds] = result.stdout.trim().split(' ').map(Number);
-  if (result.status !== 0 || bytes !== DOWNLOAD_BYTES) {
-    throw new Error(`download of ${url} failed: ${result.stderr} ${result.stdout}`);
-  }
-  return bytes / MB / seconds!;
-}
-
-function bestOf(runs: number, measure: () => number): { best: number; all: number[] } {
-  const all = Array.from({ length: runs }, measure);
-  return { best: Math.max(...all), all };
-}
-
-async function startNginx(root: string, work: string): Promise<{ child: ChildProcess; url: string }> {
-  const port = await freePort();
-  const conf = path.join(work, 'nginx.conf');
-  mkdirSync(path.join(work, 'nginx-tmp'), { recursive: true });
-  const temp = path.join(work, 'nginx-tmp');
-  writeFileSync(
-    conf,
-    `daemon off;
-worker_processes 1;
-${process.getuid?.() === 0 ? 'user root;' : ''}
-error_log ${path.join(work, 'nginx-error.log')} warn;
-pid ${path.join(work, 'nginx.pid')};
-events { worker_connections 64; }
-http {
-  access_log off;
-  sendfile on;
-  tcp_nopush on;
-  client_body_temp_path ${temp}/body;
-  proxy_temp_path ${temp}/proxy;
-  fastcgi_temp_path ${temp}/fastcgi;
-  uwsgi_temp_path ${temp}/uwsgi;
-  scgi_temp_path ${temp}/scgi;
-  server {
-    listen 127.0.0.1:${port};
-    root ${root};
-    location / { }
-  }
-}
-`,
-  );
-  const child = spawn('nginx', ['-c', conf, '-p', work], { stdio: ['ignore', 'ignore', 'inherit'] });
-  const url = `http://127.0.0.1:${port}`;
-  await waitUntil(() => isHealthy(`${url}/probe.txt`), 10_000);
-  return { child, url };
-}
 
 export async function benchStorage(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'svc-bench-storage-'));
@@ -177,11 +118,11 @@ export async function benchStorage(): Promise<void> {
     nginx = reference.child;
     const nginxUrl = reference.url;
     // Read once through each so both serve from the page cache.
-    curlSpeed(`${nginxUrl}/one-gigabyte.bin`);
+    curlSpeed(`${nginxUrl}/one-gigabyte.bin`, DOWNLOAD_BYTES);
     const nodeUrl = `${base}/api/storage/mounts/${mount.id}/download?path=one-gigabyte.bin`;
-    curlSpeed(nodeUrl, headers);
-    const viaNginx = bestOf(DOWNLOAD_RUNS, () => curlSpeed(`${nginxUrl}/one-gigabyte.bin`));
-    const viaNode = bestOf(DOWNLOAD_RUNS, () => curlSpeed(nodeUrl, headers));
+    curlSpeed(nodeUrl, DOWNLOAD_BYTES, headers);
+    const viaNginx = bestOf(DOWNLOAD_RUNS, () => curlSpeed(`${nginxUrl}/one-gigabyte.bin`, DOWNLOAD_BYTES));
+    const viaNode = bestOf(DOWNLOAD_RUNS, () => curlSpeed(nodeUrl, DOWNLOAD_BYTES, headers));
 
     console.log('storage node (local mount, embedded database, this machine)');
     console.log(`  listing a folder of ${LIST_ENTRIES} entries, pages of 500:`);

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { request } from 'undici';
 
@@ -44,3 +44,34 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** Pids of a process and all its descendants. */
+export function processTree(root: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(entry), ppid);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const tree = [root];
+  for (let i = 0; i < tree.length; i++) {
+    for (const [pid, ppid] of parents) if (ppid === tree[i]) tree.push(pid);
+  }
+  return tree;
+}
+
+/** CPU time (user + system) a process used so far, in seconds (Linux clock ticks of 1/100 s). */
+export function cpuSeconds(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}

@@ -7,3 +7,6 @@ export * from './auth-api.js';
 export * from './users-api.js';
 export * from './media-api.js';
 export * from './storage-api.js';
+export * from './playback-api.js';
+export * from './protocol-settings.js';
+export * from './nodes-api.js';

@@ -25,8 +25,11 @@ export type Permission = z.infer<typeof permissionSchema>;
 export const accountRoleSchema = z.enum(['admin', 'user']);
 export type AccountRole = z.infer<typeof accountRoleSchema>;
 
-/** Kinds of bearer credentials a signed-in account holds. */
-export const tokenKindSchema = z.enum(['admin', 'access']);
+/**
+ * Kinds of bearer credentials a signed-in account holds: `admin` and `access` from the console and portal
+ * sign-in, `playback` from a playback client signing in through a play-agent (never accepted by the gateway).
+ */
+export const tokenKindSchema = z.enum(['admin', 'access', 'playback']);
 export type TokenKind = z.infer<typeof tokenKindSchema>;
 
 /**

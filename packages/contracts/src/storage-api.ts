@@ -274,6 +274,19 @@ export const walkLineSchema = z.object({
 });
 export type WalkLine = z.infer<typeof walkLineSchema>;
 
+/**
+ * GET /api/storage/internal/mounts/:mountId/locate?path=: where a file lies for a play-agent on the same
+ * machine. `localPath` is the absolute real path on local mounts (null on others); the play-agent opens it
+ * only when fstat agrees with `size` and `mtime`, else it reads through the file route.
+ */
+export const locateResponseSchema = z.object({
+  localPath: z.string().nullable(),
+  size: z.number().int().nonnegative(),
+  /** ISO 8601 with milliseconds. */
+  mtime: z.string(),
+});
+export type LocateResponse = z.infer<typeof locateResponseSchema>;
+
 export const probeRequestSchema = z.strictObject({ path: mountPathSchema });
 export const probeStreamSchema = z.object({
   index: z.number().int(),

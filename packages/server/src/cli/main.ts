@@ -13,6 +13,8 @@ Usage:
   svc migrate [database...]      apply pending migrations (svc_user svc_media svc_config yiyi_storage)
   svc admin create --username NAME [--display-name NAME] [--password-stdin]
                                  create an administrator (asks for the password, or reads it from stdin)
+  svc license keygen|issue|code|upgrade ...
+                                 publisher tool: key pair, signed lease, one-time code, edition upgrade
   svc --help | --version
 
 Settings come from environment variables (see .env.example); a play-agent also reads the
@@ -63,6 +65,9 @@ export async function main(argv: string[]): Promise<void> {
       return (await import('./migrate.js')).runMigrate(rest);
     case 'admin':
       return (await import('./admin.js')).runAdmin(rest);
+    case 'license':
+      process.exitCode = await (await import('./license.js')).runLicense(rest);
+      return;
     default:
       fail(`unknown command '${command}'. Run svc --help.`, 2);
   }

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import type { RegisteredService, RegisterInstanceRequest, ServiceInstance } from '@svc/contracts';
-import { listInstancesResponseSchema } from '@svc/contracts';
+import { REGISTRY_TOKEN_HEADER, listInstancesResponseSchema } from '@svc/contracts';
 import type { Logger } from './logger.js';
 import { SERVICE_TOKEN_HEADER } from './service-token.js';
 
@@ -10,6 +10,17 @@ export interface RegistryClientOptions {
   logger: Logger;
   /** How long a lookup result is reused. */
   cacheMs?: number;
+  /**
+   * Registry token for this client's registrations (a node's own token, or the global service token).
+   * When set, heartbeats carry it in X-SVC-Registry-Token instead of the service token; lookups still use
+   * the service token. A per-call `registryToken` wins over this.
+   */
+  registryToken?: string;
+}
+
+/** Per registration: the registry token to send (X-SVC-Registry-Token) instead of the service token. */
+export interface RegisterOptions {
+  registryToken?: string;
 }
 
 /** Talks to the config service's registry: registers this process's listeners and finds the others. */
@@ -20,10 +31,19 @@ export class RegistryClient {
 
   constructor(private readonly options: RegistryClientOptions) {}
 
-  async register(instance: RegisterInstanceRequest): Promise<void> {
+  /**
+   * One registration. With a registry token (argument, else the client option) it is sent alone in
+   * X-SVC-Registry-Token, so a wrong registry token is refused (403) rather than hidden by the service token.
+   */
+  async register(instance: RegisterInstanceRequest, options: RegisterOptions = {}): Promise<void> {
+    const registryToken = options.registryToken ?? this.options.registryToken;
+    const credential =
+      registryToken === undefined
+        ? { [SERVICE_TOKEN_HEADER]: this.options.serviceToken }
+        : { [REGISTRY_TOKEN_HEADER]: registryToken };
     const response = await request(`${this.options.configBaseUrl}/api/config/registry/instances`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [SERVICE_TOKEN_HEADER]: this.options.serviceToken },
+      headers: { 'content-type': 'application/json', ...credential },
       body: JSON.stringify(instance),
       headersTimeout: 5_000,
       bodyTimeout: 5_000,
@@ -38,12 +58,16 @@ export class RegistryClient {
    * Registers now and then every intervalMs (a heartbeat), retrying quietly until the config
    * service answers; the first success and a change from failing to working are logged.
    */
-  keepRegistered(instance: RegisterInstanceRequest, intervalMs = 10_000): void {
+  keepRegistered(
+    instance: RegisterInstanceRequest,
+    intervalMs = 10_000,
+    options: RegisterOptions = {},
+  ): void {
     let failing = false;
     const beat = async (): Promise<void> => {
       if (this.closed) return;
       try {
-        await this.register(instance);
+        await this.register(instance, options);
         if (failing)
           this.options.logger.info({ service: instance.service }, 'registered with config service again');
         failing = false;

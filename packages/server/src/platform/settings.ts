@@ -1,8 +1,11 @@
+import { CLIENT_PROTOCOLS, type ClientProtocol } from '@svc/contracts';
+import { createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { parse as parseYaml } from 'yaml';
 import { isValidProxyEntry } from './http/client-ip.js';
+import { SVC_VERSION } from './version.js';
 
 /** A setting that cannot be used: start-up stops with one line naming the variable. */
 export class SettingsError extends Error {
@@ -40,6 +43,25 @@ export interface PlayAgentSettings {
   imageCacheDir: string;
   driveARedirectAllowedHosts: string[];
   driveARedirectUserAgent: string | undefined;
+  /** Client protocols this node serves (supported_protocols); requests of others get 503. */
+  supportedProtocols: ClientProtocol[];
+  /** Output limit of each stream in bytes per second; 0 is unlimited. */
+  streamRateBytesPerSecond: number;
+}
+
+/**
+ * How a worker node was installed by its install script (docs/node-install.md): what the node needs to run its
+ * own upgrade or uninstall script when the control plane asks it to (POST /api/node/lifecycle).
+ */
+export interface NodeInstallSettings {
+  /** The node token of the install URL (SVC_NODE_TOKEN). */
+  nodeToken: string;
+  /** The node's work directory on its machine (SVC_NODE_WORK_DIR). */
+  workDir: string;
+  /** binary (upgrade-binary) or docker (upgrade-docker) (SVC_NODE_INSTALL_FORM). */
+  form: 'binary' | 'docker';
+  /** Installed with ?ffmpeg=true (SVC_NODE_FFMPEG=1): upgrades keep it. */
+  ffmpeg: boolean;
 }
 
 export interface Settings {
@@ -59,16 +81,32 @@ export interface Settings {
   configBaseUrl: string;
   ports: PortSettings;
   binariesDir: string;
+  /** Container image of worker nodes installed in container form (SVC_NODE_IMAGE), with its tag. */
+  nodeImage: string;
+  /** The image variant with ffmpeg for `?ffmpeg=true` (SVC_NODE_IMAGE_FFMPEG; default: nodeImage). */
+  nodeImageFfmpeg: string;
   embeddedStorageNodeId: string;
   embeddedPlayAgentNodeId: string;
   /** Id this process uses when it runs a storage node (SVC_NODE_ID, else the embedded id). */
   storageNodeId: string;
+  /**
+   * Registry token of a separately installed storage node (SVC_REGISTRY_TOKEN), sent by its heartbeat instead
+   * of the service token; the play-agent reads playAgent.registryToken, where PLAY_AGENT_REGISTRY_TOKEN wins.
+   */
+  storageRegistryToken: string | undefined;
   publicHost: string | undefined;
   /** Proxies whose X-Forwarded-For the gateway believes (IPs or CIDR ranges). */
   trustedProxies: string[];
   /** Folder of the built web app; found next to the program when unset. */
   webDir: string | undefined;
   playAgent: PlayAgentSettings;
+  /**
+   * The licence publisher's Ed25519 public key (SVC_LICENSE_PUBLIC_KEY) as base64 SPKI DER; unset means
+   * no licence can be activated (docs/licences.md).
+   */
+  licensePublicKey: string | undefined;
+  /** Set on worker nodes installed by an install script; undefined elsewhere (built-in nodes, dev runs). */
+  nodeInstall: NodeInstallSettings | undefined;
 }
 
 type Env = Record<string, string | undefined>;
@@ -81,6 +119,8 @@ const PLAY_AGENT_FILE_KEYS = [
   'node_id',
   'service_token',
   'registry_token',
+  'supported_protocols',
+  'stream_rate_limit_mbps',
 ] as const;
 type PlayAgentFile = Partial<Record<(typeof PLAY_AGENT_FILE_KEYS)[number], string>>;
 
@@ -118,6 +158,37 @@ function httpUrl(variable: string, raw: string | undefined): string | undefined 
     throw new SettingsError(variable, `'${raw}' must start with http:// or https://`);
   }
   return raw.replace(/\/+$/, '');
+}
+
+/** PEM (literal `\n` accepted, as in an environment file) or one-line base64 SPKI DER → base64 SPKI DER. */
+function licensePublicKey(raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  const variable = 'SVC_LICENSE_PUBLIC_KEY';
+  const text = raw.replace(/\\n/g, '\n');
+  let key;
+  try {
+    key = text.includes('-----BEGIN')
+      ? createPublicKey(text)
+      : /^[A-Za-z0-9+/]+={0,2}$/.test(text)
+        ? createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' })
+        : undefined;
+  } catch {
+    key = undefined;
+  }
+  if (key === undefined) {
+    throw new SettingsError(variable, 'is not a PEM public key or the base64 of an SPKI DER public key');
+  }
+  if (key.asymmetricKeyType !== 'ed25519') throw new SettingsError(variable, 'must be an Ed25519 public key');
+  return key.export({ format: 'der', type: 'spki' }).toString('base64');
+}
+
+/** A container image reference such as registry.example.com:5000/svc-media:0.1.0 (no shell characters). */
+function imageReference(variable: string, raw: string | undefined): string | undefined {
+  if (raw === undefined) return undefined;
+  if (!/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(raw)) {
+    throw new SettingsError(variable, `'${raw}' is not a container image reference`);
+  }
+  return raw;
 }
 
 function nodeId(variable: string, raw: string): string {
@@ -172,6 +243,10 @@ function readPlayAgentFile(env: Env): PlayAgentFile {
     if (!(PLAY_AGENT_FILE_KEYS as readonly string[]).includes(key)) {
       throw new SettingsError('PLAY_AGENT_CONFIG', `unknown key '${key}' in '${file}'`);
     }
+    if (key === 'supported_protocols' && Array.isArray(value) && value.every((v) => typeof v === 'string')) {
+      result.supported_protocols = value.join(',');
+      continue;
+    }
     if (typeof value !== 'string' && typeof value !== 'number') {
       throw new SettingsError('PLAY_AGENT_CONFIG', `key '${key}' in '${file}' must be a string`);
     }
@@ -181,6 +256,22 @@ function readPlayAgentFile(env: Env): PlayAgentFile {
     throw new SettingsError('PLAY_AGENT_CONFIG', `service_name must be 'svc-play-agent'`);
   }
   return result;
+}
+
+/** SVC_NODE_TOKEN, SVC_NODE_WORK_DIR and SVC_NODE_INSTALL_FORM together, or none of them (then undefined). */
+function nodeInstallSettings(env: Env): NodeInstallSettings | undefined {
+  const nodeToken = nonEmpty(env.SVC_NODE_TOKEN);
+  const workDir = nonEmpty(env.SVC_NODE_WORK_DIR);
+  const form = nonEmpty(env.SVC_NODE_INSTALL_FORM);
+  if (nodeToken === undefined || workDir === undefined || form === undefined) return undefined;
+  if (!/^[A-Za-z0-9_-]{8,200}$/.test(nodeToken)) {
+    throw new SettingsError('SVC_NODE_TOKEN', 'is not a node token');
+  }
+  if (!path.isAbsolute(workDir)) throw new SettingsError('SVC_NODE_WORK_DIR', `'${workDir}' is not absolute`);
+  if (form !== 'binary' && form !== 'docker') {
+    throw new SettingsError('SVC_NODE_INSTALL_FORM', `'${form}' is not one of binary, docker`);
+  }
+  return { nodeToken, workDir, form, ffmpeg: nonEmpty(env.SVC_NODE_FFMPEG) === '1' };
 }
 
 /**
@@ -284,6 +375,10 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     throw new SettingsError('PLAY_AGENT_CONFIG', 'service_token must be at least 32 characters');
   }
 
+  // The project's own image (Dockerfile) runs `svc node storage|play-agent` and already contains Debian's ffmpeg.
+  const nodeImage =
+    imageReference('SVC_NODE_IMAGE', nonEmpty(env.SVC_NODE_IMAGE)) ?? `svc-media:${SVC_VERSION}`;
+
   const trustedProxies = (nonEmpty(env.SVC_TRUSTED_PROXIES) ?? '127.0.0.1/8,::1')
     .split(',')
     .map((entry) => entry.trim())
@@ -296,6 +391,7 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
 
   return {
     dataDir,
+    nodeInstall: nodeInstallSettings(env),
     trustedProxies,
     dbMode: dbModeRaw,
     databaseUrl,
@@ -309,11 +405,16 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     configBaseUrl,
     ports,
     binariesDir: path.resolve(cwd, nonEmpty(env.SVC_BINARIES_DIR) ?? path.join(dataDir, 'binaries')),
+    nodeImage,
+    nodeImageFfmpeg:
+      imageReference('SVC_NODE_IMAGE_FFMPEG', nonEmpty(env.SVC_NODE_IMAGE_FFMPEG)) ?? nodeImage,
     embeddedStorageNodeId,
     embeddedPlayAgentNodeId,
     storageNodeId: explicitNodeId ?? embeddedStorageNodeId,
+    storageRegistryToken: nonEmpty(env.SVC_REGISTRY_TOKEN),
     publicHost,
     webDir: nonEmpty(env.SVC_WEB_DIR) ? path.resolve(cwd, nonEmpty(env.SVC_WEB_DIR)!) : undefined,
+    licensePublicKey: licensePublicKey(nonEmpty(env.SVC_LICENSE_PUBLIC_KEY)),
     playAgent: {
       listenHost: listen.host,
       listenPort: listen.port,
@@ -344,8 +445,44 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
         .map((entry) => entry.trim().toLowerCase())
         .filter(Boolean),
       driveARedirectUserAgent: nonEmpty(env.PLAY_AGENT_DRIVE_A_REDIRECT_USER_AGENT),
+      supportedProtocols: supportedProtocols(
+        env.PLAY_AGENT_SUPPORTED_PROTOCOLS ? 'PLAY_AGENT_SUPPORTED_PROTOCOLS' : 'PLAY_AGENT_CONFIG',
+        nonEmpty(env.PLAY_AGENT_SUPPORTED_PROTOCOLS) ?? file.supported_protocols,
+      ),
+      streamRateBytesPerSecond: streamRate(
+        env.PLAY_AGENT_STREAM_RATE_LIMIT_MBPS ? 'PLAY_AGENT_STREAM_RATE_LIMIT_MBPS' : 'PLAY_AGENT_CONFIG',
+        nonEmpty(env.PLAY_AGENT_STREAM_RATE_LIMIT_MBPS) ?? file.stream_rate_limit_mbps,
+      ),
     },
   };
+}
+
+function supportedProtocols(variable: string, raw: string | undefined): ClientProtocol[] {
+  if (raw === undefined) return ['proto_a'];
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  const known = new Map(CLIENT_PROTOCOLS.map((name) => [name.toLowerCase(), name]));
+  const result: ClientProtocol[] = [];
+  for (const name of names) {
+    const protocol = known.get(name.toLowerCase());
+    if (!protocol) {
+      throw new SettingsError(variable, `unknown protocol '${name}' (known: ${CLIENT_PROTOCOLS.join(', ')})`);
+    }
+    if (!result.includes(protocol)) result.push(protocol);
+  }
+  if (result.length === 0) throw new SettingsError(variable, 'name at least one protocol');
+  return result;
+}
+
+/** Megabits per second (decimal, as network rates are counted) to bytes per second. */
+function streamRate(variable: string, raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  if (!/^\d+(\.\d+)?$/.test(raw)) throw new SettingsError(variable, `'${raw}' is not a rate in Mbps`);
+  const mbps = Number(raw);
+  if (mbps > 100_000) throw new SettingsError(variable, 'at most 100000 Mbps');
+  return Math.round((mbps * 1_000_000) / 8);
 }
 
 function portVariable(name: string): string {

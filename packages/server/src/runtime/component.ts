@@ -29,7 +29,12 @@ export interface Component {
   host: string;
   port: number;
   /** Registry entry written at start and refreshed by heartbeat (the config service itself has none). */
-  registration?: { service: RegisteredService; nodeId?: string | null };
+  registration?: {
+    service: RegisteredService;
+    nodeId?: string | null;
+    /** Sent by the heartbeat instead of the service token (worker nodes' registry_token). */
+    registryToken?: string;
+  };
   /** Starts background work once the listener is up (schedulers, heartbeats). */
   start?: () => void | Promise<void>;
   /** Releases resources after the listener closed (schedulers, databases). */

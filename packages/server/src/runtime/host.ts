@@ -58,12 +58,16 @@ export async function startComponents(
     for (const component of started) {
       await component.start?.();
       if (component.registration) {
-        context.registry.keepRegistered({
-          service: component.registration.service,
-          instanceId: `${component.registration.service}@${advertisedUrl(context, component.port)}`,
-          nodeId: component.registration.nodeId ?? null,
-          baseUrl: advertisedUrl(context, component.port),
-        });
+        context.registry.keepRegistered(
+          {
+            service: component.registration.service,
+            instanceId: `${component.registration.service}@${advertisedUrl(context, component.port)}`,
+            nodeId: component.registration.nodeId ?? null,
+            baseUrl: advertisedUrl(context, component.port),
+          },
+          undefined,
+          component.registration.registryToken ? { registryToken: component.registration.registryToken } : {},
+        );
       }
     }
   } catch (error) {

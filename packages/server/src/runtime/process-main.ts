@@ -68,7 +68,11 @@ export async function runProcess(role: ProcessRole, topology: Topology): Promise
         });
     };
     process.on('SIGTERM', () => shutdown('SIGTERM'));
-    process.on('SIGINT', () => shutdown('SIGINT'));
+    // Under the supervisor a terminal's Ctrl-C reaches every process of the group: the supervisor alone
+    // acts on it and stops the processes in order (players' nodes first, so their last reports arrive).
+    process.on('SIGINT', () => {
+      if (!process.send) shutdown('SIGINT');
+    });
     process.on('disconnect', () => shutdown('supervisor gone'));
     process.send?.({ type: 'ready', role } satisfies ChildMessage);
     logger.info({ role }, 'ready');

@@ -140,29 +140,29 @@ export class Supervisor {
     }, delay);
   }
 
-  /** Stops every child: SIGTERM, then SIGKILL after the grace period. */
+  /**
+   * Stops every child, the last started first (the nodes before the control services they report to, so
+   * a play-agent's last playback reports and traffic reach the user service): SIGTERM, then SIGKILL after
+   * the grace period.
+   */
   async stop(graceMs = 15_000): Promise<void> {
     this.stopping = true;
-    const waits: Promise<void>[] = [];
-    for (const slot of this.slots.values()) {
-      if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    for (const slot of this.slots.values()) if (slot.restartTimer) clearTimeout(slot.restartTimer);
+    for (const slot of [...this.slots.values()].reverse()) {
       const child = slot.child;
       if (!child || child.exitCode !== null || child.signalCode !== null) continue;
-      waits.push(
-        new Promise<void>((resolve) => {
-          const kill = setTimeout(() => {
-            this.options.logger.warn({ process: slot.spec.name }, 'process did not stop in time; killing');
-            child.kill('SIGKILL');
-          }, graceMs);
-          child.once('exit', () => {
-            clearTimeout(kill);
-            resolve();
-          });
-          child.kill('SIGTERM');
-        }),
-      );
+      await new Promise<void>((resolve) => {
+        const kill = setTimeout(() => {
+          this.options.logger.warn({ process: slot.spec.name }, 'process did not stop in time; killing');
+          child.kill('SIGKILL');
+        }, graceMs);
+        child.once('exit', () => {
+          clearTimeout(kill);
+          resolve();
+        });
+        child.kill('SIGTERM');
+      });
     }
-    await Promise.all(waits);
     for (const name of this.slots.keys()) rmSync(this.pidFile(name), { force: true });
   }
 }

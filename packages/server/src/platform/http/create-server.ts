@@ -39,6 +39,10 @@ export interface ServerOptions {
   healthPaths?: string[];
   /** Disable Node's request timeout (streaming listeners) or set it (ms). */
   requestTimeoutMs?: number;
+  /** Paths match whatever their letter case (the client protocol of the play-agent). */
+  caseInsensitiveRoutes?: boolean;
+  /** Rewrites a request URL before routing (the play-agent's optional /emby prefix). */
+  rewriteUrl?: (url: string) => string;
 }
 
 const startedAt = Date.now();
@@ -60,7 +64,10 @@ export function createServer(options: ServerOptions): AppServer {
     return503OnClosing: true,
     forceCloseConnections: true,
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { caseSensitive: true, ignoreTrailingSlash: false },
+    routerOptions: { caseSensitive: !options.caseInsensitiveRoutes, ignoreTrailingSlash: false },
+    ...(options.rewriteUrl
+      ? { rewriteUrl: (request: { url?: string }) => options.rewriteUrl!(request.url ?? '/') }
+      : {}),
   }).withTypeProvider<ZodTypeProvider>() as unknown as AppServer;
 
   const routes: DeclaredRoute[] = [];

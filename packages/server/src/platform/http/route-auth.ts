@@ -30,6 +30,11 @@ export type RouteAuth =
   | { direct: 'entrance' }
   /** Maintenance routes of the internal port, which listens on loopback only. */
   | { direct: 'loopback' }
+  /**
+   * The play-agent's client protocol: players connect directly and the play-agent resolves their token
+   * itself (`signed-in`), or the route is open before sign-in (`anonymous`: server info, sign-in).
+   */
+  | { direct: 'player'; access: 'anonymous' | 'signed-in' }
   /** Reached directly by nodes or installers with a credential the route checks itself. */
   | { direct: 'own-credential'; credential: 'node-token' | 'registry-token' }
   /** Reached through the gateway, which enforced the rule; the service token proves it. */

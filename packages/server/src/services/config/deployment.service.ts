@@ -14,6 +14,7 @@ export class DeploymentService {
   constructor(
     private readonly repository: DeploymentRepository,
     private readonly embeddedNodes: EmbeddedNodeIds,
+    private readonly licenses: { status(): Promise<LicenseStatusResponse> },
   ) {}
 
   async capabilities(): Promise<CapabilitiesResponse> {
@@ -26,16 +27,8 @@ export class DeploymentService {
     };
   }
 
-  /** Before any licence is activated the status is NONE; licences arrive with the node lifecycle. */
+  /** The licence status (licenses/license.service.ts): NONE before any licence is activated. */
   async licenseStatus(): Promise<LicenseStatusResponse> {
-    return {
-      status: 'NONE',
-      activated: false,
-      edition: await this.repository.edition(),
-      maxStorageNodes: 0,
-      maxPlayAgentNodes: 0,
-      validUntil: null,
-      graceUntil: null,
-    };
+    return this.licenses.status();
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
+import { resolveEndpointRequestSchema, resolveEndpointResponseSchema } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
-import type { NodesRepository } from './nodes.repository.js';
+import type { NodesService } from './nodes.service.js';
 
 const idsQuery = z.object({
   ids: z
@@ -24,18 +25,31 @@ const nodesResponse = z.object({
       serviceType: z.enum(['svc-control-storage', 'svc-play-agent', 'manual-play-agent-endpoint']),
       name: z.string(),
       scope: z.enum(['EMBEDDED', 'EXTERNAL']),
+      /** PENDING until the first heartbeat; offline once heartbeats stopped for 30 s (computed on read). */
+      status: z.enum(['PENDING', 'ONLINE', 'offline']),
+      lastHeartbeatAt: z.string().nullable(),
+      disabled: z.boolean(),
     }),
   ),
 });
 
-/** Node facts other services need (e.g. the user service validating an allow list). */
-export function registerNodeDirectoryRoutes(app: AppServer, nodes: NodesRepository): void {
+/** Node facts other services need (the user service validating an allow list, the play-agent's entrances). */
+export function registerNodeDirectoryRoutes(app: AppServer, nodes: NodesService): void {
   app.get(
     '/api/config/internal/nodes',
     {
       config: { auth: { service: true } },
       schema: { querystring: idsQuery, response: { 200: nodesResponse } },
     },
-    async (request) => ({ nodes: await nodes.findByIds(request.query.ids) }),
+    async (request) => ({ nodes: await nodes.directory(request.query.ids) }),
+  );
+
+  app.post(
+    '/api/config/internal/endpoints/resolve',
+    {
+      config: { auth: { service: true } },
+      schema: { body: resolveEndpointRequestSchema, response: { 200: resolveEndpointResponseSchema } },
+    },
+    async (request) => nodes.resolveEndpoint(request.body.token),
   );
 }

@@ -1,5 +1,7 @@
 import type { RegisteredService, RegisterInstanceRequest, ServiceInstance } from '@svc/contracts';
 import { registerInstanceRequestSchema } from '@svc/contracts';
+import { forbidden } from '../../platform/http/errors.js';
+import { secretsEqual } from '../../platform/service-token.js';
 import type { RegistryRepository } from './registry.repository.js';
 
 /** An instance counts as alive while its heartbeat is younger than this. */
@@ -7,14 +9,41 @@ export const INSTANCE_LIVENESS_MS = 30_000;
 /** Records older than this are removed by the registry.prune task. */
 export const INSTANCE_RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** The spec's answer to a registration whose registry token fits neither the install nor the node. */
+export const REGISTRY_TOKEN_MISMATCH = 'registry token does not match service instance';
+
+/** How a heartbeat proved itself: the service token (already checked), or a registry token to check. */
+export type HeartbeatCredential = { kind: 'service-token' } | { kind: 'registry-token'; token: string };
+
+/** What the registry needs of the node records. */
+export interface NodeHeartbeats {
+  registryTokenMatches(nodeId: string, service: string, token: string): Promise<boolean>;
+  heartbeat(nodeId: string, service: string): Promise<void>;
+}
+
 export class RegistryService {
   constructor(
     private readonly repository: RegistryRepository,
+    private readonly nodes: NodeHeartbeats,
+    private readonly serviceToken: string,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async register(request: RegisterInstanceRequest): Promise<void> {
+  /**
+   * A registration heartbeat. A registry token is valid when it is the install's service token or the
+   * registry token of the node record named by nodeId (of the registering service's type); anything else
+   * is refused with 403 and changes nothing. A heartbeat naming a node record marks it ONLINE.
+   */
+  async register(request: RegisterInstanceRequest, credential: HeartbeatCredential): Promise<void> {
     const parsed = registerInstanceRequestSchema.parse(request);
+    if (credential.kind === 'registry-token') {
+      const global = secretsEqual(credential.token, this.serviceToken);
+      const own =
+        !global &&
+        parsed.nodeId !== null &&
+        (await this.nodes.registryTokenMatches(parsed.nodeId, parsed.service, credential.token));
+      if (!global && !own) throw forbidden(REGISTRY_TOKEN_MISMATCH);
+    }
     await this.repository.upsert(
       {
         service: parsed.service,
@@ -24,6 +53,7 @@ export class RegistryService {
       },
       this.now(),
     );
+    if (parsed.nodeId !== null) await this.nodes.heartbeat(parsed.nodeId, parsed.service);
   }
 
   async liveInstances(filter: { service?: RegisteredService; nodeId?: string }): Promise<ServiceInstance[]> {

@@ -12,12 +12,18 @@ import { mediaMigrations } from './media.migrations.js';
 import { MediaEventsRepository } from './media-events.repository.js';
 import { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import { registerMetadataSettingsRoutes } from './metadata-settings.routes.js';
+import { registerProtocolSettingsRoutes } from './protocol-settings.routes.js';
+import { ProtocolSettingsService } from './protocol-settings.service.js';
 import { MetadataSettingsService } from './metadata-settings.service.js';
+import { PlaybackCatalogRepository } from './playback-catalog.repository.js';
+import { PlaybackCatalogService } from './playback-catalog.service.js';
+import { registerPlaybackRoutes } from './playback.routes.js';
 import { ScanRunner } from './scan-runner.js';
 import { ScanService } from './scan.service.js';
 import { ScanExecution } from './scanner.js';
 import { ScansRepository } from './scans.repository.js';
 import { HttpStorageGateway, type StorageGateway } from './storage-gateway.js';
+import { UserItemDataRepository } from './user-item-data.repository.js';
 import { registerWebhookRoutes } from './webhook.routes.js';
 import { WebhookService } from './webhook.service.js';
 
@@ -35,6 +41,7 @@ export interface MediaParts {
   events: MediaEventsRepository;
   items: ItemsRepository;
   scans: ScansRepository;
+  userData: UserItemDataRepository;
 }
 
 /** Media service (18083): libraries, items and metadata, scans, webhooks, protocol server info. */
@@ -58,6 +65,7 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
         const items = new ItemsRepository(db);
         const scans = new ScansRepository(db);
         const events = new MediaEventsRepository(db);
+        const userData = new UserItemDataRepository(db);
         const metadata = new MetadataSettingsService(settingsRepository, context.clock);
 
         const scanRunner = new ScanRunner({
@@ -96,8 +104,21 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
           new WebhookService(settingsRepository, libraries, scans, scanRunner, context.clock),
         );
         registerMetadataSettingsRoutes(app, metadata);
+        registerProtocolSettingsRoutes(
+          app,
+          new ProtocolSettingsService(settingsRepository, () => new Date(context.clock.now())),
+        );
+        registerPlaybackRoutes(
+          app,
+          new PlaybackCatalogService(
+            new PlaybackCatalogRepository(db),
+            userData,
+            itemsService,
+            context.clock,
+          ),
+        );
 
-        options.expose?.({ database, events, items, scans });
+        options.expose?.({ database, events, items, scans, userData });
 
         // Picks up scans queued by other instances and fails the scans of instances that died.
         scheduler.register({

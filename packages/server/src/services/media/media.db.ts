@@ -132,6 +132,19 @@ export interface MediaEventsTable {
   delivered_at: Date | null;
 }
 
+/** What a user (of the user service) did with an item; absent rows mean the defaults. */
+export interface UserItemDataTable {
+  user_id: string;
+  item_id: string;
+  played: Generated<boolean>;
+  play_count: Generated<number>;
+  is_favorite: Generated<boolean>;
+  /** 100 ns ticks, as the client protocol counts. */
+  position_ticks: Generated<number>;
+  last_played_at: Date | null;
+  updated_at: Date;
+}
+
 export interface MediaDatabase {
   system_settings: SystemSettingsTable;
   libraries: LibrariesTable;
@@ -139,4 +152,5 @@ export interface MediaDatabase {
   media_items: MediaItemsTable;
   media_scans: MediaScansTable;
   media_events: MediaEventsTable;
+  user_item_data: UserItemDataTable;
 }

@@ -1,21 +1,158 @@
+import { createHash } from 'node:crypto';
 import { createServer } from '../../platform/http/create-server.js';
+import { loadSettings } from '../../platform/settings.js';
 import type { ComponentFactory } from '../../runtime/component.js';
+import { PlaybackGate } from './access/playback-gate.js';
+import { TokenResolver } from './access/token-resolver.js';
+import { PolicyRefresher } from './policy-refresher.js';
+import { registerBrowseRoutes } from './proto-a/browse.routes.js';
+import { registerPlaybackRoutes } from './proto-a/playback.routes.js';
+import { ProtocolRoutes } from './proto-a/protocol.js';
+import { ResponseCache } from './proto-a/response-cache.js';
+import { registerStreamRoutes } from './proto-a/stream.routes.js';
+import { PlaybackStreamer } from './proto-a/streamer.js';
+import { registerSystemRoutes } from './proto-a/system.routes.js';
+import { ActivityReporter } from './reporting/activity-reporter.js';
+import { PlaySessions } from './reporting/play-sessions.js';
+import { UsageMeter } from './reporting/usage-meter.js';
+import { ConfigClient } from './upstream/config-client.js';
+import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js';
+import { MediaClient } from './upstream/media-client.js';
+import { ServiceClient } from './upstream/service-client.js';
+import { UserClient } from './upstream/user-client.js';
 
-/** Play-agent (19090): the playback endpoint players connect to. Streaming must never wait on a report. */
+/** The optional prefix Emby clients put before every path. */
+const EMBY_PREFIX = /^\/emby(?=\/|\?|$)/i;
+
+/** The server id players see: the same on every play-agent of an install (derived from its service token). */
+export function serverIdOf(serviceToken: string): string {
+  return createHash('sha256').update(`svc-server-id:${serviceToken}`).digest('hex').slice(0, 32);
+}
+
+/** Play-agent (19090): the playback endpoint players connect to. Streaming never waits on a report. */
 export const createPlayAgentComponent: ComponentFactory = async (context) => {
   const { playAgent } = context.settings;
+  const logger = context.logger.child({ component: 'play-agent', nodeId: playAgent.nodeId });
   const app = createServer({
     serviceToken: context.serviceToken,
     component: 'play-agent',
-    logger: context.logger.child({ component: 'play-agent', nodeId: playAgent.nodeId }),
+    logger,
     // Downloads of large files may take hours; the request timeout only bounds receiving the request.
     requestTimeoutMs: 0,
+    caseInsensitiveRoutes: true,
+    rewriteUrl: (url) => {
+      const rewritten = url.replace(EMBY_PREFIX, '');
+      return rewritten === '' || rewritten.startsWith('?') ? `/${rewritten}` : rewritten;
+    },
   });
+  // Some Emby clients post their sign-in as a form.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 64 * 1024 },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+
+  const client = (service: 'svc-user' | 'svc-media' | 'svc-config', fixedBaseUrl?: string) =>
+    new ServiceClient({
+      service,
+      registry: context.registry,
+      serviceToken: context.serviceToken,
+      ...(fixedBaseUrl ? { fixedBaseUrl } : {}),
+    });
+  const users = new UserClient(client('svc-user', playAgent.userBaseUrl));
+  const media = new MediaClient(client('svc-media', playAgent.mediaBaseUrl));
+  const config = new ConfigClient(client('svc-config', playAgent.configBaseUrl));
+
+  const reporter = new ActivityReporter({ users, logger });
+  const sessions = new PlaySessions({ reporter, nodeId: playAgent.nodeId });
+  // The meter tells the gate when a user's recorded use changed; the gate reads the meter's pending bytes.
+  const recorded = new Set<(userId: string) => void>();
+  const meter = new UsageMeter({
+    users,
+    nodeId: playAgent.nodeId,
+    logger,
+    onRecorded: (userId) => recorded.forEach((listener) => listener(userId)),
+  });
+  const gate = new PlaybackGate({ users, config, meter, nodeId: playAgent.nodeId });
+  recorded.add((userId) => gate.forget(userId));
+  const cache = new ResponseCache();
+  const streamer = new PlaybackStreamer({
+    registry: context.registry,
+    serviceToken: context.serviceToken,
+    rateBytesPerSecond: playAgent.streamRateBytesPerSecond,
+    logger,
+  });
+  const policy = new PolicyRefresher({
+    config,
+    media,
+    cache,
+    supported: playAgent.supportedProtocols,
+    logger,
+  });
+
+  const serverId = serverIdOf(context.serviceToken);
+  const routes = new ProtocolRoutes(app, {
+    server: () => ({ serverId, ...policy.serverInfo() }),
+    freshServer: async () => ({ serverId, ...(await policy.freshServerInfo()) }),
+    nodeId: playAgent.nodeId,
+    serviceToken: context.serviceToken,
+    listenPort: playAgent.listenPort,
+    publicBaseUrl: playAgent.publicBaseUrl,
+    enabled: () => policy.serves('proto_a'),
+    users,
+    media,
+    tokens: new TokenResolver(users),
+    gate,
+    sessions,
+    meter,
+    streamer,
+    cache,
+    logger,
+  });
+  registerSystemRoutes(routes);
+  registerBrowseRoutes(routes);
+  registerPlaybackRoutes(routes);
+  registerStreamRoutes(routes);
+  // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
+  registerNodeLifecycleRoutes(app, {
+    install: context.settings.nodeInstall,
+    configBaseUrl: playAgent.configBaseUrl,
+    dataDir: context.settings.dataDir,
+  });
+
+  // SIGHUP re-reads the stream rate (environment and config file) and applies it to the live streams.
+  const reloadRate = () => {
+    try {
+      const rate = loadSettings(process.env).playAgent.streamRateBytesPerSecond;
+      streamer.setRate(rate);
+      logger.info({ bytesPerSecond: rate }, 'stream rate reloaded');
+    } catch (error) {
+      logger.error({ err: (error as Error).message }, 'stream rate not reloaded: the settings are not valid');
+    }
+  };
+
   return {
     name: 'play-agent',
     app,
     host: playAgent.listenHost,
     port: playAgent.listenPort,
-    registration: { service: 'svc-play-agent', nodeId: playAgent.nodeId },
+    registration: {
+      service: 'svc-play-agent',
+      nodeId: playAgent.nodeId,
+      registryToken: playAgent.registryToken ?? context.serviceToken,
+    },
+    start: () => {
+      reporter.start();
+      meter.start();
+      sessions.start();
+      policy.start();
+      process.on('SIGHUP', reloadRate);
+    },
+    stop: async () => {
+      process.off('SIGHUP', reloadRate);
+      policy.stop();
+      sessions.close();
+      await Promise.all([reporter.close(), meter.close()]);
+    },
   };
 };

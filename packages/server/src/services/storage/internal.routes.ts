@@ -1,6 +1,7 @@
 import { Readable } from 'node:stream';
 import {
   internalMountListSchema,
+  locateResponseSchema,
   mountIdParamsSchema,
   pathQuerySchema,
   probeRequestSchema,
@@ -10,6 +11,7 @@ import {
 } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { replyWithFile } from './file-response.js';
+import { locateFile } from './locate.js';
 import { parseMountPath } from './path-safety.js';
 import { storageErrors } from './storage-errors.js';
 import { SERVICE_ONLY as config, type StorageServices } from './storage-services.js';
@@ -77,6 +79,20 @@ export function registerInternalRoutes(app: AppServer, services: StorageServices
       return replyWithFile(request, reply, mount, path, { attachment: false });
     },
   });
+
+  // Where a file lies on this machine, for a play-agent running here (docs/streaming.md).
+  app.get(
+    '/api/storage/internal/mounts/:mountId/locate',
+    {
+      config,
+      schema: {
+        params: mountIdParamsSchema,
+        querystring: requiredPathQuerySchema,
+        response: { 200: locateResponseSchema },
+      },
+    },
+    async (request) => locateFile(await mounts.get(request.params.mountId), internalPath(request.query.path)),
+  );
 
   app.post(
     '/api/storage/internal/mounts/:mountId/probe',

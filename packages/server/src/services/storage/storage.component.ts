@@ -6,6 +6,7 @@ import { bindHostFor } from '../../runtime/bind.js';
 import { createScheduler, openOwnedDatabase } from '../../runtime/owned-database.js';
 import { TempCleanup } from './cleanup.service.js';
 import { FilesService } from './files.service.js';
+import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js';
 import { registerFileRoutes } from './files.routes.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { MountsRepository } from './mounts.repository.js';
@@ -114,6 +115,12 @@ export function storageComponentFactory(
       registerTransferRoutes(app, services);
       registerInternalRoutes(app, services);
       await registerUploadRoutes(app, services);
+      // Remote upgrade and uninstall of an installed storage node (docs/node-install.md).
+      registerNodeLifecycleRoutes(app, {
+        install: context.settings.nodeInstall,
+        configBaseUrl: context.settings.configBaseUrl,
+        dataDir: context.settings.dataDir,
+      });
 
       const scheduler = createScheduler(context, 'storage', database);
       scheduler.register({
@@ -131,7 +138,12 @@ export function storageComponentFactory(
         app,
         host: bindHostFor(context, 'storage'),
         port: context.settings.ports.storage,
-        registration: { service: 'svc-control-storage', nodeId: context.settings.storageNodeId },
+        registration: {
+          service: 'svc-control-storage',
+          nodeId: context.settings.storageNodeId,
+          // A separately installed node sends its own registry token (SVC_REGISTRY_TOKEN), not the service token.
+          registryToken: context.settings.storageRegistryToken,
+        },
         services,
         start: () => scheduler.start(),
         stop: async () => {

@@ -110,6 +110,16 @@ export class AccountsRepository {
       .executeTakeFirst();
   }
 
+  /** Records a successful sign-in (not a change of the account: updated_at stays). */
+  async recordLogin(id: string, at: Date): Promise<UserRow | undefined> {
+    return this.db
+      .updateTable('users')
+      .set({ last_login_at: at })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirst();
+  }
+
   /** Deletes the user; tokens, node access, quotas and usage go with it (foreign keys cascade). */
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom('users').where('id', '=', id).executeTakeFirst();

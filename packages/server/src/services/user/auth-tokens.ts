@@ -2,12 +2,20 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { TokenKind } from '@svc/contracts';
 
 /** Readable prefix of each token kind, followed by 32 random bytes in base64url (43 characters). */
-export const TOKEN_PREFIX: Record<TokenKind, string> = { admin: 'svc_adm_', access: 'svc_acc_' };
+export const TOKEN_PREFIX: Record<TokenKind, string> = {
+  admin: 'svc_adm_',
+  access: 'svc_acc_',
+  playback: 'svc_ply_',
+};
 
-/** Lifetimes: admin tokens 12 hours, access tokens 30 days (fixed, per the spec not configurable). */
+/**
+ * Lifetimes: admin tokens 12 hours, access tokens 30 days (fixed, per the spec not configurable), playback
+ * tokens 365 days (players keep the token they signed in with and have no way to renew it).
+ */
 export const TOKEN_LIFETIME_MS: Record<TokenKind, number> = {
   admin: 12 * 60 * 60 * 1000,
   access: 30 * 24 * 60 * 60 * 1000,
+  playback: 365 * 24 * 60 * 60 * 1000,
 };
 
 export function newToken(kind: TokenKind): string {

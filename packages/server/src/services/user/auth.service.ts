@@ -12,7 +12,8 @@ import type { Clock } from '../../platform/cache/index.js';
 import { AppError, unauthorized } from '../../platform/http/errors.js';
 import type { AccountsRepository } from './accounts.repository.js';
 import { newToken, TOKEN_LIFETIME_MS, tokenHash } from './auth-tokens.js';
-import { LOGIN_LOCK, type LoginLock } from './login-lock.js';
+import { checkCredentials, LoginLockedError, refuseIfLocked } from './credential-check.js';
+import type { LoginLock } from './login-lock.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { RevocationNotifier } from './revocations.js';
 import type { TokensRepository } from './tokens.repository.js';
@@ -22,16 +23,7 @@ import type { Port, Transactor } from './user-repositories.js';
 /** last_used_at is written at most this often per token. */
 export const LAST_USED_RESOLUTION_MS = 60_000;
 
-/** 429 LOGIN_LOCKED; the route turns `retryAfterSeconds` into the Retry-After header. */
-export class LoginLockedError extends AppError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(429, 'LOGIN_LOCKED', `too many failed sign-ins: try again in ${retryAfterSeconds} s`, {
-      retryAfterSeconds,
-    });
-  }
-}
-
-const invalidCredentials = () => new AppError(401, 'INVALID_CREDENTIALS', 'wrong user name or password');
+export { LoginLockedError };
 
 export interface AuthServiceDeps {
   accounts: Pick<Port<AccountsRepository>, 'findById' | 'findByUsername'>;
@@ -52,19 +44,7 @@ export class AuthService {
    * passwords and disabled accounts all answer 401 INVALID_CREDENTIALS after one scrypt computation.
    */
   async login(request: LoginRequest, clientIp: string): Promise<LoginResponse> {
-    const { accounts, hasher, lock } = this.deps;
-    const username = request.username.trim();
-    await this.refuseIfLocked(clientIp, username);
-
-    const user = await accounts.findByUsername(username);
-    const passwordOk = user
-      ? await hasher.verify(request.password, user.password_hash)
-      : await hasher.verifyDummy(request.password);
-    if (!user || !passwordOk || user.disabled) {
-      await lock.recordFailure(clientIp, username);
-      throw invalidCredentials();
-    }
-    await lock.recordSuccess(clientIp, username);
+    const user = await checkCredentials(this.deps, { ...request, clientIp });
 
     if (request.client === 'console' && user.role !== 'admin' && user.permissions.length === 0) {
       throw new AppError(403, 'CONSOLE_NOT_ALLOWED', 'this account has no console permission');
@@ -122,7 +102,7 @@ export class AuthService {
     const { accounts, hasher, lock } = this.deps;
     const user = await accounts.findById(identity.userId);
     if (!user || user.disabled) throw unauthorized('this account can no longer sign in');
-    await this.refuseIfLocked(clientIp, user.username);
+    await refuseIfLocked(lock, clientIp, user.username);
     if (!(await hasher.verify(request.currentPassword, user.password_hash))) {
       await lock.recordFailure(clientIp, user.username);
       throw new AppError(400, 'INVALID_CURRENT_PASSWORD', 'the current password is wrong');
@@ -158,12 +138,5 @@ export class AuthService {
       tokenId: token.id,
       expiresAt: new Date(token.expires_at).toISOString(),
     };
-  }
-
-  private async refuseIfLocked(clientIp: string, username: string): Promise<void> {
-    const lockedMs = await this.deps.lock.lockedForMs(clientIp, username);
-    if (lockedMs > 0) {
-      throw new LoginLockedError(Math.min(Math.ceil(lockedMs / 1000), LOGIN_LOCK.lockMs / 1000));
-    }
   }
 }

@@ -1,22 +1,48 @@
+import type { FastifyReply } from 'fastify';
 import {
+  ACTIVITY_BATCH_MAX_BYTES,
+  activityBatchRequestSchema,
+  latestActivityQuerySchema,
+  latestActivityResponseSchema,
   introspectRequestSchema,
   introspectResponseSchema,
+  playbackLoginRequestSchema,
+  playbackLoginResponseSchema,
+  playbackLogoutRequestSchema,
   playbackPolicyResponseSchema,
+  playbackUserParamsSchema,
+  playbackUserSchema,
   recordAuditRequestSchema,
   usageReportRequestSchema,
   userIdParamsSchema,
 } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { AccessPolicyService } from './access-policy.service.js';
+import type { ActivityLogService } from './activity-log.service.js';
 import type { AuditService } from './audit.service.js';
-import type { AuthService } from './auth.service.js';
+import { LoginLockedError, type AuthService } from './auth.service.js';
+import type { PlaybackAuthService } from './playback-auth.service.js';
+
+/** Adds Retry-After to a 429 LOGIN_LOCKED before the error handler writes the body. */
+const retryAfter =
+  (reply: FastifyReply) =>
+  (error: unknown): never => {
+    if (error instanceof LoginLockedError) void reply.header('retry-after', String(error.retryAfterSeconds));
+    throw error;
+  };
 
 /** Service-to-service routes (service token only; never routed by the gateway). */
 export function registerInternalRoutes(
   app: AppServer,
-  services: { auth: AuthService; access: AccessPolicyService; audit: AuditService },
+  services: {
+    auth: AuthService;
+    access: AccessPolicyService;
+    audit: AuditService;
+    playback: PlaybackAuthService;
+    activity: ActivityLogService;
+  },
 ): void {
-  const { auth, access, audit } = services;
+  const { auth, access, audit, playback, activity } = services;
   const config = { auth: { service: true } } as const;
 
   app.post(
@@ -44,5 +70,45 @@ export function registerInternalRoutes(
       await audit.recordFromService(request.body);
       return reply.status(204).send();
     },
+  );
+
+  // Playback clients, through the play-agent (docs/auth.md, "Playback clients").
+  app.post(
+    '/api/auth/internal/playback/login',
+    {
+      config,
+      schema: { body: playbackLoginRequestSchema, response: { 200: playbackLoginResponseSchema } },
+    },
+    async (request, reply) => playback.login(request.body).catch(retryAfter(reply)),
+  );
+  app.post(
+    '/api/auth/internal/playback/logout',
+    { config, schema: { body: playbackLogoutRequestSchema } },
+    async (request, reply) => {
+      await playback.logout(request.body.tokenId);
+      return reply.status(204).send();
+    },
+  );
+  app.get(
+    '/api/auth/internal/playback/users/:id',
+    { config, schema: { params: playbackUserParamsSchema, response: { 200: playbackUserSchema } } },
+    async (request) => playback.user(request.params.id),
+  );
+  // The activity log (docs/activity-log.md).
+  app.post(
+    '/api/auth/internal/activity',
+    { config, bodyLimit: ACTIVITY_BATCH_MAX_BYTES, schema: { body: activityBatchRequestSchema } },
+    async (request, reply) => {
+      await activity.record(request.body);
+      return reply.status(204).send();
+    },
+  );
+  app.get(
+    '/api/auth/internal/activity',
+    {
+      config,
+      schema: { querystring: latestActivityQuerySchema, response: { 200: latestActivityResponseSchema } },
+    },
+    async (request) => ({ events: await activity.latest(request.query.userId, request.query.limit) }),
   );
 }

@@ -12,6 +12,9 @@ export interface NewToken {
   hash: string;
   createdAt: Date;
   expiresAt: Date;
+  /** Playback tokens: the device a player named and the play-agent node it signed in on. */
+  device?: { client: string; deviceName: string; deviceId: string; version: string };
+  nodeId?: string;
 }
 
 export class TokensRepository {
@@ -29,6 +32,11 @@ export class TokensRepository {
         expires_at: token.expiresAt,
         last_used_at: null,
         revoked_at: null,
+        client: token.device?.client ?? null,
+        device_name: token.device?.deviceName ?? null,
+        device_id: token.device?.deviceId ?? null,
+        client_version: token.device?.version ?? null,
+        node_id: token.nodeId ?? null,
       })
       .execute();
   }
@@ -64,6 +72,21 @@ export class TokensRepository {
       .set({ revoked_at: now })
       .where('id', '=', id)
       .where('user_id', '=', userId)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Revokes a live token of the given kind by its id alone (a play-agent signing a player out); false when
+   * there was no such token.
+   */
+  async revokeOfKind(id: string, kind: TokenKind, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('auth_tokens')
+      .set({ revoked_at: now })
+      .where('id', '=', id)
+      .where('kind', '=', kind)
       .where('revoked_at', 'is', null)
       .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { AccessPolicyRepository } from './access-policy.repository.js';
+import { ActivityLogRepository } from './activity-log.repository.js';
 import { AccountsRepository } from './accounts.repository.js';
 import { AuditRepository } from './audit.repository.js';
 import { SystemSettingsRepository } from '../shared/system-settings.repository.js';
@@ -18,6 +19,7 @@ export interface UserRepositories {
   access: Port<AccessPolicyRepository>;
   usage: Port<TrafficUsageRepository>;
   settings: Port<SystemSettingsRepository>;
+  activity: Port<ActivityLogRepository>;
 }
 
 /** Runs work in one database transaction with repositories bound to it (commit on success). */
@@ -31,6 +33,7 @@ export function userRepositories(db: Kysely<UserDatabase>): UserRepositories {
     access: new AccessPolicyRepository(db),
     usage: new TrafficUsageRepository(db),
     settings: new SystemSettingsRepository(db),
+    activity: new ActivityLogRepository(db),
   };
 }
 

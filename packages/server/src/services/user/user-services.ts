@@ -2,12 +2,14 @@ import type { Kysely } from 'kysely';
 import type { Cache, Clock } from '../../platform/cache/index.js';
 import type { Logger } from '../../platform/logger.js';
 import { AccessPolicyService } from './access-policy.service.js';
+import { ActivityLogService } from './activity-log.service.js';
 import { AuditService } from './audit.service.js';
 import { AuthService } from './auth.service.js';
 import { BrandingService } from './branding.service.js';
 import { LoginLock } from './login-lock.js';
 import type { NodeDirectory } from './node-directory.js';
 import { PasswordHasher } from './password-hasher.js';
+import { PlaybackAuthService } from './playback-auth.service.js';
 import { RevocationNotifier } from './revocations.js';
 import { SetupService } from './setup.service.js';
 import { UserDefaultsService } from './user-defaults.service.js';
@@ -24,6 +26,8 @@ export interface UserServices {
   defaults: UserDefaultsService;
   audit: AuditService;
   branding: BrandingService;
+  playback: PlaybackAuthService;
+  activity: ActivityLogService;
 }
 
 /** Wires the user service's services over one database. */
@@ -40,23 +44,19 @@ export function createUserServices(parts: {
   const transact = transactor(db);
   const hasher = parts.hasher ?? new PasswordHasher();
   const revocations = new RevocationNotifier(cache, parts.logger);
-  const { accounts, tokens, access, usage, audit, settings } = repositories;
+  // One lock for every sign-in: console, portal and players count failures of a (client IP, name) pair together.
+  const lock = new LoginLock(cache, clock);
+  const { accounts, tokens, access, usage, audit, settings, activity } = repositories;
   return {
     repositories,
-    auth: new AuthService({
-      accounts,
-      tokens,
-      transact,
-      hasher,
-      lock: new LoginLock(cache, clock),
-      revocations,
-      clock,
-    }),
+    auth: new AuthService({ accounts, tokens, transact, hasher, lock, revocations, clock }),
     setup: new SetupService(accounts, transact, hasher, clock),
     users: new UsersService({ accounts, access, transact, hasher, revocations, clock }),
     access: new AccessPolicyService({ accounts, access, usage, transact, directory, clock }),
     defaults: new UserDefaultsService(settings, transact, directory, clock),
     audit: new AuditService(audit, clock),
     branding: new BrandingService(settings),
+    playback: new PlaybackAuthService({ accounts, tokens, transact, hasher, lock, revocations, clock }),
+    activity: new ActivityLogService({ transact, activity, clock, logger: parts.logger }),
   };
 }

@@ -2,6 +2,8 @@ import type { SystemSettingsTable } from '../shared/system-settings.repository.j
 import type { ColumnType, Generated } from 'kysely';
 import type {
   AccountRole,
+  ActivityEventType,
+  ActivityMediaType,
   DelegablePermission,
   DriveAPlayMode,
   NodeAccessEntry,
@@ -27,6 +29,8 @@ export interface UsersTable {
   drive_a_play_mode: DriveAPlayMode;
   created_at: Date;
   updated_at: Date;
+  /** Last successful sign-in of a playback client (null: never). */
+  last_login_at: Date | null;
 }
 
 export interface AuthTokensTable {
@@ -39,6 +43,12 @@ export interface AuthTokensTable {
   expires_at: Date;
   last_used_at: Date | null;
   revoked_at: Date | null;
+  /** Playback tokens: the client, device and play-agent node they were issued to (null for other kinds). */
+  client: string | null;
+  device_name: string | null;
+  device_id: string | null;
+  client_version: string | null;
+  node_id: string | null;
 }
 
 export interface AuditLogTable {
@@ -82,6 +92,38 @@ export interface UserTrafficDailyTable {
   bytes: number;
 }
 
+/** One playback event reported by a play-agent (docs/activity-log.md); no foreign key to users. */
+export interface ActivityLogTable {
+  id: Generated<number>;
+  event_id: string;
+  user_id: string;
+  /** The user name when the event was received (kept after the account is deleted). */
+  username: string;
+  event_type: ActivityEventType;
+  occurred_at: Date;
+  received_at: Date;
+  session_id: string;
+  client_ip: string;
+  user_agent: string;
+  media_id: string;
+  media_type: ActivityMediaType;
+  media_name: string;
+  series_name: string | null;
+  duration_ms: number;
+  bytes_delta: number;
+  position_sec: number | null;
+  runtime_sec: number | null;
+  node_id: string;
+  endpoint_id: string | null;
+  client: string;
+  device_name: string;
+  device_id: string;
+  play_method: string;
+  result: string | null;
+  reason: string | null;
+  extras: Json<Record<string, unknown>>;
+}
+
 export interface UserDatabase {
   system_settings: SystemSettingsTable;
   users: UsersTable;
@@ -90,4 +132,5 @@ export interface UserDatabase {
   user_node_access: UserNodeAccessTable;
   user_quotas: UserQuotasTable;
   user_traffic_daily: UserTrafficDailyTable;
+  activity_log: ActivityLogTable;
 }

@@ -17,6 +17,13 @@ function documentedPublicRoutes(): Set<string> {
   return new Set([...section.matchAll(/^- `([A-Z]+ \/\S+)`/gm)].map((match) => match[1]!));
 }
 
+/** The play-agent routes open before sign-in, documented in docs/auth.md under "Anonymous playback routes". */
+function documentedAnonymousPlayerRoutes(): Set<string> {
+  const doc = readFileSync(path.join(root, 'docs/auth.md'), 'utf8');
+  const section = doc.split(/^### Anonymous playback routes$/m)[1]?.split(/^#/m)[0] ?? '';
+  return new Set([...section.matchAll(/^- `([A-Z]+ \/\S+)`/gm)].map((match) => match[1]!));
+}
+
 const sameRule = (a: GatewayRule, b: GatewayRule) => JSON.stringify(a) === JSON.stringify(b);
 const describeAuth = (auth: RouteAuth | undefined) => (auth ? JSON.stringify(auth) : 'NONE');
 
@@ -83,6 +90,37 @@ describe('route audit: every route of every service declares who may call it', (
     }
   });
 
+  it("keeps the players' routes on the play-agent, and nothing else there", () => {
+    for (const route of routes) {
+      const player = route.auth !== undefined && 'direct' in route.auth && route.auth.direct === 'player';
+      if (player) expect(route.component, `${route.method} ${route.url}`).toBe('play-agent');
+      if (route.component === 'play-agent' && !player) {
+        // The play-agent faces the internet: only its health route besides the client protocol, and the
+        // control plane's lifecycle call (service token only).
+        if (route.method === 'POST' && route.url === '/api/node/lifecycle') {
+          expect(route.auth, `${route.method} ${route.url}`).toEqual({ service: true });
+        } else {
+          expect(route.auth, `${route.method} ${route.url}`).toEqual({ direct: 'health' });
+        }
+      }
+    }
+  });
+
+  it('documents every anonymous playback route in docs/auth.md, and nothing else as anonymous', () => {
+    const anonymous = routes
+      .filter(
+        (route) =>
+          route.auth &&
+          'direct' in route.auth &&
+          route.auth.direct === 'player' &&
+          route.auth.access === 'anonymous',
+      )
+      .map((route) => `${route.method} ${route.url}`);
+    const documented = documentedAnonymousPlayerRoutes();
+    expect(anonymous.filter((route) => !documented.has(route))).toEqual([]);
+    expect([...documented].filter((route) => !anonymous.includes(route))).toEqual([]);
+  });
+
   it('has a gateway table entry with the same rule for every route the gateway serves', () => {
     const problems: string[] = [];
     for (const route of routes) {
@@ -116,7 +154,15 @@ describe('route audit: every route of every service declares who may call it', (
           (r) => r.url === entry.path && r.method === method && r.component !== 'gateway',
         );
         if (!route) problems.push(`${method} ${entry.path}: no service route`);
-        else if (route.auth && 'direct' in route.auth && route.auth.direct === 'health') {
+        else if (
+          entry.rule.kind === 'node-token' &&
+          route.auth &&
+          'direct' in route.auth &&
+          route.auth.direct === 'own-credential' &&
+          route.auth.credential === 'node-token'
+        ) {
+          // Install scripts and binaries: reached directly by nodes and through the console entrance alike.
+        } else if (route.auth && 'direct' in route.auth && route.auth.direct === 'health') {
           if (entry.rule.kind !== 'public')
             problems.push(`${method} ${entry.path}: a health route must be public`);
         } else if (!route.auth || !('gateway' in route.auth)) {

@@ -1,5 +1,6 @@
 import type { NodeAccess, Quotas } from '@svc/contracts';
 import type { NewUser, UserChanges, UserRow } from '../../../src/services/user/accounts.repository.js';
+import type { NewActivityRow } from '../../../src/services/user/activity-log.repository.js';
 import type { AuditRow, NewAuditRecord } from '../../../src/services/user/audit.repository.js';
 import type { NodeDirectory, DirectoryServiceType } from '../../../src/services/user/node-directory.js';
 import type { NewToken, TokenRow } from '../../../src/services/user/tokens.repository.js';
@@ -17,6 +18,7 @@ export class FakeStore {
   quotas = new Map<string, Quotas>();
   usage = new Map<string, number>();
   settings = new Map<string, unknown>();
+  activity = new Map<string, NewActivityRow>();
   /** Counts calls by "repository.method". */
   calls = new Map<string, number>();
 
@@ -34,6 +36,7 @@ export class FakeStore {
         quotas: draft.quotas,
         usage: draft.usage,
         settings: draft.settings,
+        activity: draft.activity,
       });
       return result;
     } finally {
@@ -59,6 +62,7 @@ export class FakeStore {
     copy.quotas = structuredClone(this.quotas);
     copy.usage = new Map(this.usage);
     copy.settings = structuredClone(this.settings);
+    copy.activity = structuredClone(this.activity);
     return copy;
   }
 
@@ -89,6 +93,7 @@ export class FakeStore {
             drive_a_play_mode: user.driveAPlayMode,
             created_at: user.now,
             updated_at: user.now,
+            last_login_at: null,
           };
           s().users.set(row.id, row);
           return row;
@@ -104,6 +109,12 @@ export class FakeStore {
           if (changes.webPlayback !== undefined) row.web_playback = changes.webPlayback;
           if (changes.driveAPlayMode !== undefined) row.drive_a_play_mode = changes.driveAPlayMode;
           row.updated_at = now;
+          return row;
+        },
+        recordLogin: async (id, at) => {
+          track('accounts.recordLogin');
+          const row = s().users.get(id);
+          if (row) row.last_login_at = at;
           return row;
         },
         delete: async (id) => (track('accounts.delete'), s().users.delete(id)),
@@ -124,6 +135,11 @@ export class FakeStore {
             expires_at: token.expiresAt,
             last_used_at: null,
             revoked_at: null,
+            client: token.device?.client ?? null,
+            device_name: token.device?.deviceName ?? null,
+            device_id: token.device?.deviceId ?? null,
+            client_version: token.device?.version ?? null,
+            node_id: token.nodeId ?? null,
           });
         },
         findWithOwner: async (hash, kind) => {
@@ -139,6 +155,12 @@ export class FakeStore {
         revoke: async (id, userId, now) => {
           const token = s().tokens.get(id);
           if (!token || token.user_id !== userId || token.revoked_at) return false;
+          token.revoked_at = now;
+          return true;
+        },
+        revokeOfKind: async (id, kind, now) => {
+          const token = s().tokens.get(id);
+          if (!token || token.kind !== kind || token.revoked_at) return false;
           token.revoked_at = now;
           return true;
         },
@@ -206,6 +228,25 @@ export class FakeStore {
         get: async (key) => structuredClone(s().settings.get(key)),
         set: async (key, value) => {
           s().settings.set(key, structuredClone(value));
+        },
+      },
+      activity: {
+        latest: async (userId, limit) =>
+          [...s().activity.values()]
+            .filter((row) => row.user_id === userId)
+            .map((row, index) => ({ ...structuredClone(row), id: index + 1 }) as never)
+            .reverse()
+            .slice(0, limit),
+        usernames: async (userIds) =>
+          new Map(userIds.flatMap((id) => (s().users.has(id) ? [[id, s().users.get(id)!.username]] : []))),
+        insertMany: async (rows) => {
+          let inserted = 0;
+          for (const row of rows) {
+            if (s().activity.has(row.event_id)) continue;
+            s().activity.set(row.event_id, structuredClone(row));
+            inserted++;
+          }
+          return inserted;
         },
       },
     };

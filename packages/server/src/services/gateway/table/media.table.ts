@@ -15,6 +15,8 @@ export const MEDIA_ROUTES: readonly GatewayRouteEntry[] = [
   { methods: ['GET'], path: '/api/media/items/:id/images/:type', rule: LIBRARY },
   // Metadata provider and the inbound webhook's token.
   { methods: ['GET', 'PUT'], path: '/api/media/settings/metadata-provider', rule: SETTINGS },
+  // Protocol server information players see.
+  { methods: ['GET', 'PUT'], path: '/api/media/protocol/proto_a/settings', rule: SETTINGS },
   { methods: ['GET'], path: '/api/media/webhook/token', rule: SETTINGS },
   { methods: ['POST'], path: '/api/media/webhook/token/regenerate', rule: SETTINGS },
   // The inbound webhook checks its token itself.

@@ -1,0 +1,30 @@
+import { playAgentPolicySchema, updatePlayAgentPolicyRequestSchema } from '@svc/contracts';
+import type { AppServer } from '../../platform/http/create-server.js';
+import type { GatewayRule } from '../../platform/http/route-auth.js';
+import type { PlayAgentPolicyService } from './play-agent-policy.service.js';
+
+const SETTINGS_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['settings'] };
+
+export function registerPlayAgentPolicyRoutes(app: AppServer, policy: PlayAgentPolicyService): void {
+  // What the play-agents fetch (policy.refresh).
+  app.get(
+    '/api/config/internal/play-agent/policy',
+    { config: { auth: { service: true } }, schema: { response: { 200: playAgentPolicySchema } } },
+    async () => policy.get(),
+  );
+
+  // The console (system configuration page).
+  app.get(
+    '/api/config/play-agent/policy',
+    { config: { auth: { gateway: SETTINGS_ADMIN } }, schema: { response: { 200: playAgentPolicySchema } } },
+    async () => policy.get(),
+  );
+  app.put(
+    '/api/config/play-agent/policy',
+    {
+      config: { auth: { gateway: SETTINGS_ADMIN } },
+      schema: { body: updatePlayAgentPolicyRequestSchema, response: { 200: playAgentPolicySchema } },
+    },
+    async (request) => policy.update(request.body),
+  );
+}

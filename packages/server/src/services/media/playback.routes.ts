@@ -1,0 +1,82 @@
+import {
+  playbackImageParamsSchema,
+  playbackItemParamsSchema,
+  playbackItemSchema,
+  playbackItemsQuerySchema,
+  playbackItemsResponseSchema,
+  playbackLatestQuerySchema,
+  playbackNextUpQuerySchema,
+  playbackResumeQuerySchema,
+  playbackUserDataSchema,
+  playbackUserDataUpdateSchema,
+  playbackUserQuerySchema,
+  playbackViewsResponseSchema,
+} from '@svc/contracts';
+import type { AppServer } from '../../platform/http/create-server.js';
+import type { PlaybackCatalogService } from './playback-catalog.service.js';
+
+/** The catalogue for the play-agent (service token only; never routed by the gateway). */
+export function registerPlaybackRoutes(app: AppServer, catalog: PlaybackCatalogService): void {
+  const config = { auth: { service: true } } as const;
+  const list = { 200: playbackItemsResponseSchema };
+
+  app.get(
+    '/api/media/internal/playback/views',
+    {
+      config,
+      schema: { querystring: playbackUserQuerySchema, response: { 200: playbackViewsResponseSchema } },
+    },
+    async (request) => catalog.views(request.query.userId),
+  );
+  app.post(
+    '/api/media/internal/playback/items/query',
+    { config, schema: { body: playbackItemsQuerySchema, response: list } },
+    async (request) => catalog.query(request.body),
+  );
+  app.get(
+    '/api/media/internal/playback/items/:id',
+    {
+      config,
+      schema: {
+        params: playbackItemParamsSchema,
+        querystring: playbackUserQuerySchema,
+        response: { 200: playbackItemSchema },
+      },
+    },
+    async (request) => catalog.item(request.params.id, request.query.userId),
+  );
+  app.get(
+    '/api/media/internal/playback/latest',
+    { config, schema: { querystring: playbackLatestQuerySchema, response: list } },
+    async (request) => catalog.latest(request.query),
+  );
+  app.get(
+    '/api/media/internal/playback/resume',
+    { config, schema: { querystring: playbackResumeQuerySchema, response: list } },
+    async (request) => catalog.resume(request.query),
+  );
+  app.get(
+    '/api/media/internal/playback/next-up',
+    { config, schema: { querystring: playbackNextUpQuerySchema, response: list } },
+    async (request) => catalog.nextUp(request.query),
+  );
+  app.put(
+    '/api/media/internal/playback/user-data',
+    { config, schema: { body: playbackUserDataUpdateSchema, response: { 200: playbackUserDataSchema } } },
+    async (request) => catalog.updateUserData(request.body),
+  );
+  // HEAD is Fastify's automatic twin of this route (headers only), as for the console's image route.
+  app.get(
+    '/api/media/internal/playback/items/:id/images/:type',
+    { config, schema: { params: playbackImageParamsSchema } },
+    async (request, reply) => {
+      const range = request.headers.range;
+      return catalog.sendImage(
+        request.params.id,
+        request.params.type,
+        typeof range === 'string' ? range : undefined,
+        reply,
+      );
+    },
+  );
+}

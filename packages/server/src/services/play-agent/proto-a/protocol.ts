@@ -1,0 +1,133 @@
+import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
+import type { PlaybackDevice } from '@svc/contracts';
+import type { AppServer } from '../../../platform/http/create-server.js';
+import { AppError, unauthorized } from '../../../platform/http/errors.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { PlaybackGate } from '../access/playback-gate.js';
+import type { Player, TokenResolver } from '../access/token-resolver.js';
+import type { PlayContext, PlaySessions } from '../reporting/play-sessions.js';
+import type { UsageMeter } from '../reporting/usage-meter.js';
+import { readClientAuthorization } from '../stream/authorization.js';
+import type { MediaClient } from '../upstream/media-client.js';
+import type { UserClient } from '../upstream/user-client.js';
+import type { ServerIdentity } from './dto.js';
+import { ProtocolQuery } from './query.js';
+import type { ResponseCache } from './response-cache.js';
+import type { PlaybackStreamer as Streamer } from './streamer.js';
+
+/** Header a playback proxy adds to name the manual reverse-proxy address it serves. */
+export const ENDPOINT_TOKEN_HEADER = 'x-svc-endpoint-token';
+
+export interface ProtocolDeps {
+  server: () => ServerIdentity;
+  /** The server identity with the server information asked again when it is older than a second. */
+  freshServer: () => Promise<ServerIdentity>;
+  nodeId: string;
+  serviceToken: string;
+  listenPort: number;
+  publicBaseUrl: string | undefined;
+  /** False while the node does not serve PROTO_A (its supported protocols or the policy): 503. */
+  enabled: () => boolean;
+  users: UserClient;
+  media: MediaClient;
+  tokens: TokenResolver;
+  gate: PlaybackGate;
+  sessions: PlaySessions;
+  meter: UsageMeter;
+  streamer: Streamer;
+  cache: ResponseCache;
+  logger: Logger;
+}
+
+/** A signed-in player's request: who, with which device, through which entrance. */
+export interface PlayerRequest {
+  player: Player;
+  device: PlaybackDevice;
+  endpointId: string | null;
+  query: ProtocolQuery;
+  context: PlayContext;
+}
+
+type Handler<T> = (request: FastifyRequest, reply: FastifyReply, query: ProtocolQuery) => Promise<T>;
+type PlayerHandler<T> = (request: FastifyRequest, reply: FastifyReply, player: PlayerRequest) => Promise<T>;
+
+export class ProtocolRoutes {
+  constructor(
+    private readonly app: AppServer,
+    readonly deps: ProtocolDeps,
+  ) {}
+
+  /** Routes open before sign-in. */
+  anonymous<T>(methods: HTTPMethods | HTTPMethods[], urls: string[], handler: Handler<T>): void {
+    for (const url of urls) {
+      this.app.route({
+        method: methods,
+        url,
+        config: { auth: { direct: 'player', access: 'anonymous' } },
+        handler: async (request, reply) => {
+          this.assertEnabled();
+          return handler(request, reply, new ProtocolQuery(request.query));
+        },
+      });
+    }
+  }
+
+  /** Routes of a signed-in player (any accepted token form; 401 without one). */
+  signedIn<T>(methods: HTTPMethods | HTTPMethods[], urls: string[], handler: PlayerHandler<T>): void {
+    for (const url of urls) {
+      this.app.route({
+        method: methods,
+        url,
+        config: { auth: { direct: 'player', access: 'signed-in' } },
+        handler: async (request, reply) => {
+          this.assertEnabled();
+          return handler(request, reply, await this.playerOf(request));
+        },
+      });
+    }
+  }
+
+  async playerOf(request: FastifyRequest): Promise<PlayerRequest> {
+    const query = new ProtocolQuery(request.query);
+    const auth = readClientAuthorization(request.headers, request.query as Record<string, unknown>);
+    if (!auth.token) throw unauthorized('sign-in required');
+    const player = await this.deps.tokens.resolve(auth.token);
+    if (!player) throw unauthorized('the access token is not valid');
+    const header = request.headers[ENDPOINT_TOKEN_HEADER];
+    const endpointId = await this.deps.gate.endpointOf(typeof header === 'string' ? header : undefined);
+    const device: PlaybackDevice = {
+      client: auth.client,
+      deviceName: auth.deviceName,
+      deviceId: auth.deviceId,
+      version: auth.version,
+    };
+    const userAgent = request.headers['user-agent'];
+    return {
+      player,
+      device,
+      endpointId,
+      query,
+      context: {
+        userId: player.userId,
+        tokenId: player.tokenId,
+        device,
+        clientIp: request.clientIp,
+        userAgent: typeof userAgent === 'string' ? userAgent : '',
+        endpointId,
+      },
+    };
+  }
+
+  private assertEnabled(): void {
+    if (!this.deps.enabled()) {
+      throw new AppError(
+        503,
+        'PROTOCOL_NOT_SUPPORTED',
+        'this node does not serve the requested client protocol',
+      );
+    }
+  }
+}
+
+/** A path and its forms: routes are also reachable below /emby (handled by the server's URL rewrite). */
+export const paths = (...urls: string[]) => urls;

@@ -1,0 +1,143 @@
+import { basename } from 'node:path/posix';
+import { LRUCache } from 'lru-cache';
+import { request as undiciRequest } from 'undici';
+import type { PlaybackImageType, PlaybackItem } from '@svc/contracts';
+import { AppError, notFound } from '../../../platform/http/errors.js';
+import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
+import { fromProtocolId } from './ids.js';
+import { playedMedia } from './playback.routes.js';
+import type { PlayerRequest, ProtocolRoutes } from './protocol.js';
+import { srtToVtt } from './subtitles.js';
+
+const STREAM_FILE = /^(stream|original)(\.[A-Za-z0-9]{1,10})?$/i;
+const SUBTITLE_FILE = /^stream\.([A-Za-z0-9]{1,10})$/i;
+const IMAGE_TYPE: Record<string, PlaybackImageType> = {
+  primary: 'poster',
+  backdrop: 'fanart',
+  thumb: 'thumb',
+};
+/** Item lookups of the byte routes are reused this long: players send many Range requests per play. */
+const ITEM_CACHE_MS = 30_000;
+const SUBTITLE_MAX_BYTES = 10 * 1024 * 1024;
+
+/** Video, audio and download bytes, external subtitles and artwork. */
+export function registerStreamRoutes(routes: ProtocolRoutes): void {
+  const { deps } = routes;
+  const items = new LRUCache<string, PlaybackItem>({ max: 5_000, ttl: ITEM_CACHE_MS });
+
+  const fileItem = async (player: PlayerRequest, rawId: string): Promise<PlaybackItem> => {
+    const id = fromProtocolId(rawId);
+    if (!id) throw notFound('item');
+    const key = `${player.player.userId}\u0000${id}`;
+    let item = items.get(key);
+    if (!item) {
+      item = await deps.media.item(player.player.userId, id);
+      items.set(key, item);
+    }
+    if (!item.file) throw new AppError(400, 'NOT_PLAYABLE', 'this item is a folder, not a file');
+    return item;
+  };
+
+  const stream =
+    (attachment: boolean) =>
+    async (
+      request: Parameters<Parameters<ProtocolRoutes['signedIn']>[2]>[0],
+      reply: Parameters<Parameters<ProtocolRoutes['signedIn']>[2]>[1],
+      player: PlayerRequest,
+    ) => {
+      const params = request.params as { id: string; file?: string };
+      if (params.file !== undefined && !STREAM_FILE.test(params.file)) throw notFound('stream');
+      const item = await fileItem(player, params.id);
+      await deps.gate.admit(player.player, player.endpointId, { bytes: true });
+      const media = playedMedia(item);
+      const route = { userId: player.player.userId, endpointId: player.endpointId };
+      await deps.streamer.send(request, reply, {
+        file: item.file!,
+        ...(attachment ? { attachmentName: basename(item.file!.path) } : {}),
+        onBytes: (delta: number) => {
+          deps.meter.add(route, delta);
+          deps.sessions.addStreamBytes(player.context, media, delta);
+        },
+      });
+    };
+
+  routes.signedIn(['GET', 'HEAD'], ['/Videos/:id/:file', '/Audio/:id/:file'], stream(false));
+  // Downloads are always proxied (never redirected to a drive's CDN).
+  routes.signedIn(['GET', 'HEAD'], ['/Items/:id/Download'], stream(true));
+
+  routes.signedIn(
+    ['GET', 'HEAD'],
+    [
+      '/Videos/:id/:sourceId/Subtitles/:index/:file',
+      '/Videos/:id/:sourceId/Subtitles/:index/:ticks/:file',
+      '/Items/:id/:sourceId/Subtitles/:index/:file',
+      '/Items/:id/:sourceId/Subtitles/:index/:ticks/:file',
+    ],
+    async (request, reply, player) => {
+      const params = request.params as { id: string; index: string; file: string };
+      const format = SUBTITLE_FILE.exec(params.file)?.[1]?.toLowerCase();
+      if (!format || !/^\d{1,4}$/.test(params.index)) throw notFound('subtitle');
+      const item = await fileItem(player, params.id);
+      const file = item.file!;
+      const firstExternal =
+        (file.mediaInfo?.streams ?? []).reduce((max, s) => Math.max(max, s.index), -1) + 1;
+      const subtitle = file.subtitles[Number(params.index) - firstExternal];
+      if (!subtitle) throw notFound('external subtitle');
+      await deps.gate.admit(player.player, player.endpointId, { bytes: false });
+      const source = subtitle.format.toLowerCase();
+      if (source !== format && !(source === 'srt' && format === 'vtt')) {
+        throw new AppError(400, 'SUBTITLE_FORMAT', `this subtitle is ${source}; ask for Stream.${source}`);
+      }
+      const bytes = await deps.streamer.readSmall({ ...file, path: subtitle.path }, SUBTITLE_MAX_BYTES);
+      const body = source === format ? bytes : Buffer.from(srtToVtt(bytes.toString('utf8')), 'utf8');
+      const type = format === 'vtt' ? 'text/vtt' : format === 'srt' ? 'application/x-subrip' : 'text/plain';
+      return reply.type(`${type}; charset=utf-8`).header('cache-control', 'private, max-age=3600').send(body);
+    },
+  );
+
+  routes.anonymous(
+    ['GET', 'HEAD'],
+    ['/Items/:id/Images/:type', '/Items/:id/Images/:type/:index'],
+    async (request, reply, query) => {
+      const params = request.params as { id: string; type: string; index?: string };
+      const type = IMAGE_TYPE[params.type.toLowerCase()];
+      const id = fromProtocolId(params.id);
+      if (!type || !id || (params.index !== undefined && params.index !== '0')) throw notFound('image');
+      // A library's image is the poster of the item its tag names (see the views).
+      const candidates = [id, fromProtocolId(query.string('tag'))].filter(
+        (value): value is string => value !== null,
+      );
+      for (const candidate of candidates) {
+        const url = await deps.media.imageUrl(candidate, type);
+        const answer = await undiciRequest(url, {
+          method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+          headers: { [SERVICE_TOKEN_HEADER]: deps.serviceToken },
+          headersTimeout: 15_000,
+          bodyTimeout: 30_000,
+        }).catch((error: Error) => {
+          throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `media service: ${error.message}`);
+        });
+        if (answer.statusCode === 404) {
+          await answer.body.dump();
+          continue;
+        }
+        if (answer.statusCode !== 200) {
+          await answer.body.dump();
+          throw new AppError(502, 'UPSTREAM_FAILED', `image answered ${answer.statusCode}`);
+        }
+        for (const header of ['content-type', 'content-length', 'etag', 'last-modified']) {
+          const value = answer.headers[header];
+          if (typeof value === 'string') void reply.header(header, value);
+        }
+        // The tag in the URL changes with the image, so players may keep it.
+        void reply.header('cache-control', 'public, max-age=86400');
+        if (request.method === 'HEAD') {
+          await answer.body.dump();
+          return reply.send();
+        }
+        return reply.send(answer.body);
+      }
+      throw notFound('image');
+    },
+  );
+}

@@ -1,0 +1,208 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { LRUCache } from 'lru-cache';
+import { request as undiciRequest } from 'undici';
+import { locateResponseSchema, type LocateResponse, type PlaybackFile } from '@svc/contracts';
+import { AppError } from '../../../platform/http/errors.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { RegistryClient } from '../../../platform/registry-client.js';
+import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
+import { sendMedia } from '../stream/media-sender.js';
+import { openLocalFile, upstreamFileSource, type MediaSource } from '../stream/sources.js';
+import { TokenBucket } from '../stream/token-bucket.js';
+import { containerOf } from './dto.js';
+
+/** Where files lie is asked again after this long (a replaced file is then found). */
+const LOCATE_CACHE_MS = 30_000;
+
+export interface StreamTarget {
+  file: PlaybackFile;
+  /** Sent as a download (Content-Disposition: attachment) with this file name. */
+  attachmentName?: string;
+  /** Bytes the client's socket accepted, as they go. */
+  onBytes: (delta: number) => void;
+}
+
+const unavailable = (message: string) => new AppError(503, 'UPSTREAM_UNAVAILABLE', message);
+
+/**
+ * Chooses where a file's bytes come from and sends them: straight from the disk when the storage node
+ * runs on this machine (its `locate` answer names a file whose fstat agrees), else through the storage
+ * node's internal file route. Each stream gets its own token bucket when a rate is set; a new rate
+ * reconfigures the live buckets (their remainder is reset).
+ */
+export class PlaybackStreamer {
+  private readonly located = new LRUCache<string, LocateResponse>({ max: 10_000, ttl: LOCATE_CACHE_MS });
+  private readonly buckets = new Set<TokenBucket>();
+  private rate: number;
+
+  constructor(
+    private readonly deps: {
+      registry: Pick<RegistryClient, 'lookup'>;
+      serviceToken: string;
+      rateBytesPerSecond: number;
+      logger: Logger;
+    },
+  ) {
+    this.rate = deps.rateBytesPerSecond;
+  }
+
+  get rateBytesPerSecond(): number {
+    return this.rate;
+  }
+
+  setRate(bytesPerSecond: number): void {
+    this.rate = bytesPerSecond;
+    for (const bucket of this.buckets) bucket.reconfigure(bytesPerSecond);
+  }
+
+  async send(request: FastifyRequest, reply: FastifyReply, target: StreamTarget): Promise<void> {
+    const { file } = target;
+    const baseUrl = await this.storageUrl(file.nodeId);
+    const headers: Record<string, string> = target.attachmentName
+      ? { 'content-disposition': attachment(target.attachmentName) }
+      : {};
+    const source = await this.source(baseUrl, file);
+    // Every stream has a bucket (unlimited at rate 0), so a new rate reaches the streams already running.
+    const bucket = new TokenBucket(this.rate);
+    this.buckets.add(bucket);
+    reply.hijack();
+    try {
+      const result = await sendMedia(request.raw, reply.raw, source, {
+        container: containerOf(file),
+        name: file.path,
+        bucket,
+        onBytes: target.onBytes,
+        headers,
+      });
+      if (result.interrupted === 'source') {
+        this.located.delete(this.key(file));
+        this.deps.logger.warn({ err: (result.error as Error | undefined)?.message }, 'stream source failed');
+      }
+    } finally {
+      this.buckets.delete(bucket);
+      await source.close();
+    }
+  }
+
+  /** A small file next to the media (an external subtitle), whole. */
+  async readSmall(
+    file: Pick<PlaybackFile, 'nodeId' | 'mountId' | 'path'>,
+    maxBytes: number,
+  ): Promise<Buffer> {
+    const baseUrl = await this.storageUrl(file.nodeId);
+    const url = `${baseUrl}/api/storage/internal/mounts/${encodeURIComponent(file.mountId)}/file?path=${encodeURIComponent(file.path)}`;
+    const answer = await undiciRequest(url, {
+      headers: { [SERVICE_TOKEN_HEADER]: this.deps.serviceToken },
+      headersTimeout: 15_000,
+      bodyTimeout: 30_000,
+    }).catch((error: Error) => {
+      throw unavailable(`the storage node did not answer: ${error.message}`);
+    });
+    if (answer.statusCode === 404) {
+      await answer.body.dump();
+      throw new AppError(404, 'NOT_FOUND', 'file not found');
+    }
+    if (answer.statusCode !== 200) {
+      await answer.body.dump();
+      throw new AppError(502, 'UPSTREAM_FAILED', `the storage node answered ${answer.statusCode}`);
+    }
+    const chunks: Buffer[] = [];
+    let length = 0;
+    for await (const chunk of answer.body) {
+      length += (chunk as Buffer).length;
+      if (length > maxBytes) {
+        answer.body.destroy();
+        throw new AppError(413, 'FILE_TOO_LARGE', 'the file is too large to send this way');
+      }
+      chunks.push(chunk as Buffer);
+    }
+    return Buffer.concat(chunks);
+  }
+
+  private key(file: Pick<PlaybackFile, 'nodeId' | 'mountId' | 'path'>): string {
+    return `${file.nodeId}\u0000${file.mountId}\u0000${file.path}`;
+  }
+
+  private async storageUrl(nodeId: string): Promise<string> {
+    let instances;
+    try {
+      instances = await this.deps.registry.lookup('svc-control-storage', nodeId);
+    } catch (error) {
+      throw unavailable(`registry lookup failed: ${(error as Error).message}`);
+    }
+    const newest = [...instances].sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt))[0];
+    if (!newest) throw unavailable(`storage node ${nodeId} is not online`);
+    return newest.baseUrl.replace(/\/+$/, '');
+  }
+
+  private async source(baseUrl: string, file: PlaybackFile): Promise<MediaSource> {
+    let located = await this.locate(baseUrl, file, false);
+    if (located?.answer.localPath) {
+      let local = await openLocalFile(located.answer.localPath, located.answer);
+      if (!local.ok && !located.fresh) {
+        // The file changed since the cached answer: ask again before giving up on the disk.
+        located = await this.locate(baseUrl, file, true);
+        if (located?.answer.localPath) local = await openLocalFile(located.answer.localPath, located.answer);
+      }
+      if (local.ok) return local.source;
+    }
+    return upstreamFileSource({
+      baseUrl,
+      mountId: file.mountId,
+      path: file.path,
+      serviceToken: this.deps.serviceToken,
+      // The answer (even cached) saves a HEAD per Range request, which matters on remote drives. A file
+      // replaced within the cache time fails that one request (502) and drops the cached answer.
+      ...(located ? { known: { size: located.answer.size, mtime: located.answer.mtime } } : {}),
+    });
+  }
+
+  /** The storage node's `locate` answer (cached); null when it has none (the file route then answers). */
+  private async locate(
+    baseUrl: string,
+    file: PlaybackFile,
+    refresh: boolean,
+  ): Promise<{ answer: LocateResponse; fresh: boolean } | null> {
+    const key = this.key(file);
+    const cached = refresh ? undefined : this.located.get(key);
+    if (cached) return { answer: cached, fresh: false };
+    this.located.delete(key);
+    try {
+      const url = `${baseUrl}/api/storage/internal/mounts/${encodeURIComponent(file.mountId)}/locate?path=${encodeURIComponent(file.path)}`;
+      const answer = await undiciRequest(url, {
+        headers: { [SERVICE_TOKEN_HEADER]: this.deps.serviceToken, accept: 'application/json' },
+        headersTimeout: 10_000,
+        bodyTimeout: 10_000,
+      });
+      if (answer.statusCode === 404) {
+        await answer.body.dump();
+        throw new AppError(404, 'NOT_FOUND', 'the file is not on the storage node');
+      }
+      if (answer.statusCode !== 200) {
+        await answer.body.dump();
+        return null;
+      }
+      const parsed = locateResponseSchema.safeParse(await answer.body.json());
+      if (!parsed.success) return null;
+      this.located.set(key, parsed.data);
+      return { answer: parsed.data, fresh: true };
+    } catch (error) {
+      if (error instanceof AppError) throw error;
+      return null;
+    }
+  }
+}
+
+/** Content-Disposition of a download (RFC 6266 / 8187); a name that cannot be encoded falls back to ASCII. */
+function attachment(name: string): string {
+  // Lone surrogates cannot be encoded: they become U+FFFD.
+  const wellFormed = name.replace(
+    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
+    '\uFFFD',
+  );
+  const encoded = encodeURIComponent(wellFormed).replace(
+    /['()*!]/g,
+    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename*=UTF-8''${encoded}`;
+}

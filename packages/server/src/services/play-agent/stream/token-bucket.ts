@@ -1,0 +1,183 @@
+/**
+ * Output bandwidth limiting (spec, "Playback endpoint behaviour" 7 and "Limits"): a token bucket with a
+ * rate in bytes per second (0 = unlimited) and a burst of about 20 ms of the rate, clamped to 4 KiB–4 MiB
+ * (at 10 Mbps that is 25 kB, at 1 Gbps 2.5 MB). A configuration update resets the remainder: the bucket
+ * starts full again at the new rate and earlier credit or debt is forgotten.
+ *
+ * `take(n)` waits exactly as long as the missing tokens need at the rate, with one timer for the whole
+ * bucket (never a polling loop); waiters are served first come, first served. A request larger than the
+ * burst is granted once the bucket is full and leaves it in debt, so the average rate stays exact; the
+ * media sender slices its writes to the burst, so on the wire bursts stay within it.
+ */
+
+/** Time source of the bucket; tests inject a manual one. */
+export interface BucketClock {
+  /** Milliseconds, monotonic. */
+  now(): number;
+  setTimer(callback: () => void, ms: number): unknown;
+  clearTimer(handle: unknown): void;
+}
+
+export const systemClock: BucketClock = {
+  now: () => performance.now(),
+  setTimer: (callback, ms) => setTimeout(callback, ms),
+  clearTimer: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
+export const MIN_BURST_BYTES = 4 * 1024;
+export const MAX_BURST_BYTES = 4 * 1024 * 1024;
+export const BURST_SECONDS = 0.02;
+
+/** Bytes per second of a rate in megabits per second (10 Mbps = 1,250,000 B/s). */
+export function mbpsToBytes(mbps: number): number {
+  return Math.round((mbps * 1_000_000) / 8);
+}
+
+/** The burst of a rate: about 20 ms of it, clamped to 4 KiB–4 MiB; Infinity when unlimited (0). */
+export function burstFor(bytesPerSecond: number): number {
+  checkRate(bytesPerSecond);
+  if (bytesPerSecond === 0) return Infinity;
+  return Math.min(MAX_BURST_BYTES, Math.max(MIN_BURST_BYTES, Math.round(bytesPerSecond * BURST_SECONDS)));
+}
+
+function checkRate(rate: number): void {
+  if (!Number.isFinite(rate) || rate < 0) throw new RangeError(`invalid rate ${rate}`);
+}
+
+interface Waiter {
+  bytes: number;
+  resolve: () => void;
+  reject: (reason: unknown) => void;
+  signal: AbortSignal | undefined;
+  onAbort: (() => void) | undefined;
+}
+
+export class TokenBucket {
+  private rateValue = 0;
+  private burstValue = Infinity;
+  private tokens = 0;
+  private updatedAt = 0;
+  private readonly queue: Waiter[] = [];
+  private timer: unknown = null;
+
+  constructor(
+    bytesPerSecond: number,
+    private readonly clock: BucketClock = systemClock,
+  ) {
+    this.reconfigure(bytesPerSecond);
+  }
+
+  /** Bytes per second; 0 = unlimited. */
+  get rate(): number {
+    return this.rateValue;
+  }
+
+  /** Largest burst in bytes (Infinity when unlimited). */
+  get burst(): number {
+    return this.burstValue;
+  }
+
+  get unlimited(): boolean {
+    return this.rateValue === 0;
+  }
+
+  /** Tokens available now (negative while in debt); Infinity when unlimited. */
+  get available(): number {
+    if (this.unlimited) return Infinity;
+    this.refill();
+    return this.tokens;
+  }
+
+  /** Waiters not yet served. */
+  get waiting(): number {
+    return this.queue.length;
+  }
+
+  /** A new rate: the bucket starts full at it (the remainder is reset); waiters are re-timed. */
+  reconfigure(bytesPerSecond: number): void {
+    checkRate(bytesPerSecond);
+    this.rateValue = bytesPerSecond;
+    this.burstValue = burstFor(bytesPerSecond);
+    this.tokens = this.unlimited ? 0 : this.burstValue;
+    this.updatedAt = this.clock.now();
+    this.pump();
+  }
+
+  /** Takes `bytes` tokens at once when they are there and nobody waits; false otherwise. */
+  tryTake(bytes: number): boolean {
+    checkBytes(bytes);
+    if (this.unlimited || bytes === 0) return true;
+    if (this.queue.length > 0) return false;
+    this.refill();
+    if (this.tokens < Math.min(bytes, this.burstValue)) return false;
+    this.tokens -= bytes;
+    return true;
+  }
+
+  /**
+   * Resolves once `bytes` may be sent. Rejects with the signal's reason when it is aborted first (the
+   * tokens are then not taken).
+   */
+  take(bytes: number, signal?: AbortSignal): Promise<void> {
+    checkBytes(bytes);
+    if (signal?.aborted) return Promise.reject(signal.reason as Error);
+    if (this.tryTake(bytes)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const waiter: Waiter = { bytes, resolve, reject, signal, onAbort: undefined };
+      if (signal) {
+        waiter.onAbort = () => {
+          const index = this.queue.indexOf(waiter);
+          if (index < 0) return;
+          this.queue.splice(index, 1);
+          reject(signal.reason as Error);
+          if (index === 0) this.pump();
+        };
+        signal.addEventListener('abort', waiter.onAbort, { once: true });
+      }
+      this.queue.push(waiter);
+      if (this.queue.length === 1) this.pump();
+    });
+  }
+
+  private refill(): void {
+    const now = this.clock.now();
+    const elapsed = Math.max(0, now - this.updatedAt);
+    this.updatedAt = now;
+    if (this.unlimited) return;
+    this.tokens = Math.min(this.burstValue, this.tokens + (elapsed * this.rateValue) / 1000);
+  }
+
+  /** Serves the waiters that can go now and sets the one timer for the next. */
+  private pump(): void {
+    if (this.timer !== null) {
+      this.clock.clearTimer(this.timer);
+      this.timer = null;
+    }
+    this.refill();
+    while (this.queue.length > 0) {
+      const head = this.queue[0]!;
+      if (!this.unlimited) {
+        const needed = Math.min(head.bytes, this.burstValue);
+        if (this.tokens < needed) {
+          const waitMs = ((needed - this.tokens) * 1000) / this.rateValue;
+          this.timer = this.clock.setTimer(
+            () => {
+              this.timer = null;
+              this.pump();
+            },
+            Math.max(1, Math.ceil(waitMs)),
+          );
+          return;
+        }
+        this.tokens -= head.bytes;
+      }
+      this.queue.shift();
+      if (head.onAbort) head.signal?.removeEventListener('abort', head.onAbort);
+      head.resolve();
+    }
+  }
+}
+
+function checkBytes(bytes: number): void {
+  if (!Number.isSafeInteger(bytes) || bytes < 0) throw new RangeError(`invalid byte count ${bytes}`);
+}
