@@ -280,6 +280,27 @@ describe('PlaybackGate: policy cache', () => {
     expect(h.playbackPolicy).toHaveBeenCalledTimes(1);
   });
 
+  it('an answer fetched while the user’s bytes were being recorded is not kept: the gate asks again', async () => {
+    const withUse = (usedBytes: number) =>
+      policy({
+        quotas: [quota({ scope: 'total', limitBytes: 1000, usedBytes })],
+      });
+    const h = harness(withUse(0));
+    let release: () => void = () => undefined;
+    h.playbackPolicy.mockImplementationOnce(
+      () => new Promise((resolve) => (release = () => resolve(withUse(0)))),
+    );
+    const first = h.gate.policy(USER);
+    // The meter records 1000 bytes (no longer pending) while the old answer is still on its way.
+    h.setPolicy(withUse(1000));
+    h.gate.forget(USER);
+    release();
+    expect((await first).quotas[0]).toMatchObject({ usedBytes: 1000 });
+    await expect(h.gate.admit(player, null, { bytes: true })).rejects.toMatchObject(
+      refused(403, 'QUOTA_EXHAUSTED'),
+    );
+  });
+
   it('a failing policy call refuses (the error passes through) and is not cached', async () => {
     const h = harness();
     h.playbackPolicy.mockRejectedValueOnce(Object.assign(new Error('down'), { statusCode: 503 }));

@@ -27,6 +27,7 @@ export class PlaybackGate {
     ttl: POLICY_CACHE_MS,
   });
   private readonly resolving = new Map<string, Promise<string | null>>();
+  private readonly generations = new LRUCache<string, number>({ max: 10_000 });
 
   constructor(
     private readonly deps: {
@@ -54,17 +55,29 @@ export class PlaybackGate {
     return lookup;
   }
 
+  /**
+   * The user's policy, cached. An answer whose fetch overlapped a recording of the user's bytes may
+   * predate it while the meter no longer counts those bytes as pending, so it is fetched again.
+   */
   async policy(userId: string): Promise<PlaybackPolicyResponse> {
-    const cached = this.policies.get(userId);
-    if (cached) return cached;
-    const policy = await this.deps.users.playbackPolicy(userId);
-    this.policies.set(userId, policy);
-    return policy;
+    let policy: PlaybackPolicyResponse | undefined;
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const cached = this.policies.get(userId);
+      if (cached) return cached;
+      const generation = this.generations.get(userId) ?? 0;
+      policy = await this.deps.users.playbackPolicy(userId);
+      if ((this.generations.get(userId) ?? 0) === generation) {
+        this.policies.set(userId, policy);
+        return policy;
+      }
+    }
+    return policy!;
   }
 
-  /** The user's recorded use changed: the next check asks again. */
+  /** The user's recorded use changed: the next check asks again, and answers in flight are not kept. */
   forget(userId: string): void {
     this.policies.delete(userId);
+    this.generations.set(userId, (this.generations.get(userId) ?? 0) + 1);
   }
 
   /** Throws 401/403 unless the player may use this node (and address); with `bytes`, quotas must have room. */
