@@ -7,6 +7,8 @@ const benches: Record<string, () => Promise<void>> = {
   auth: benchAuth,
   storage: (await import('./storage.js')).benchStorage,
   stream: (await import('./stream.js')).benchStream,
+  web: (await import('./web.js')).benchWeb,
+  report: (await import('./report.js')).benchReport,
 };
 
 const name = process.argv[2];

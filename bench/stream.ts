@@ -16,7 +16,17 @@ import path from 'node:path';
 import { Agent, request } from 'undici';
 import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
 import { curlSpeed, startNginx, stop } from './nginx.js';
-import { cpuSeconds, isHealthy, mib, processTree, residentBytes, waitUntil } from './support.js';
+import {
+  cpuSeconds,
+  isHealthy,
+  json,
+  mib,
+  processTree,
+  residentBytes,
+  scannedBenchLibrary,
+  waitUntil,
+  type Json,
+} from './support.js';
 
 const BUNDLE = path.resolve('packages/server/dist/svc.mjs');
 const MB = 1024 * 1024;
@@ -28,25 +38,6 @@ const CLIENT_RATE = (CLIENT_MBPS * 1_000_000) / 8;
 /** Each client's rate is measured over this window, after a warm-up that excludes the first burst. */
 const WARMUP_MS = 2_000;
 const WINDOW_MS = 10_000;
-
-type Json = Record<string, unknown>;
-
-async function json(
-  base: string,
-  method: string,
-  route: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) {
-  const answer = await request(`${base}${route}`, {
-    method: method as 'GET',
-    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await answer.body.text();
-  if (answer.statusCode >= 300) throw new Error(`${method} ${route} answered ${answer.statusCode}: ${text}`);
-  return (text ? JSON.parse(text) : {}) as Json;
-}
 
 async function startStandalone(env: PortEnv & Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BUNDLE, 'standalone'], {
@@ -68,37 +59,7 @@ async function prepare(env: PortEnv, library: string): Promise<{ token: string; 
     client: 'console',
   });
   const admin = { 'x-admin-token': String(login.adminToken) };
-  // The storage node registers with the config service shortly after it answers its health route.
-  await waitUntil(async () => {
-    const mounts = await request(`${entrance}/api/storage/mounts`, { headers: admin });
-    await mounts.body.dump();
-    return mounts.statusCode === 200;
-  }, 60_000);
-  const mount = await json(
-    entrance,
-    'POST',
-    '/api/storage/mounts',
-    { name: 'bench', provider: 'local', config: { root: library } },
-    admin,
-  );
-  const created = await json(
-    entrance,
-    'POST',
-    '/api/media/libraries',
-    {
-      name: 'Bench',
-      type: 'movies',
-      sources: [{ nodeId: 'node-local-storage', mountId: mount.id, path: '/' }],
-    },
-    admin,
-  );
-  await json(entrance, 'POST', `/api/media/libraries/${String(created.id)}/scan`, { mode: 'full' }, admin);
-  await waitUntil(async () => {
-    const scan = (
-      await json(entrance, 'GET', `/api/media/libraries/${String(created.id)}/scan`, undefined, admin)
-    ).scan as Json | null;
-    return scan?.state === 'succeeded';
-  }, 120_000);
+  await scannedBenchLibrary(entrance, library, admin);
   const playAgent = `http://${env.PLAY_AGENT_LISTEN}`;
   const auth = 'Emby Client="bench", Device="bench", DeviceId="bench", Version="1"';
   const signedIn = await json(

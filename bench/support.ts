@@ -75,3 +75,64 @@ export function cpuSeconds(pid: number): number {
     return 0;
   }
 }
+
+export type Json = Record<string, unknown>;
+
+/** A JSON call that must succeed (2xx), with the answer parsed. */
+export async function json(
+  base: string,
+  method: string,
+  route: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Json> {
+  const answer = await request(`${base}${route}`, {
+    method: method as 'GET',
+    headers: { ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+    headersTimeout: 120_000,
+    bodyTimeout: 120_000,
+  });
+  const text = await answer.body.text();
+  if (answer.statusCode >= 300) throw new Error(`${method} ${route} answered ${answer.statusCode}: ${text}`);
+  return (text ? JSON.parse(text) : {}) as Json;
+}
+
+/** A local mount of `folder` on the built-in storage node and a scanned movie library over it. */
+export async function scannedBenchLibrary(
+  entrance: string,
+  folder: string,
+  admin: Record<string, string>,
+): Promise<void> {
+  // The storage node registers with the config service shortly after it answers its health route.
+  await waitUntil(async () => {
+    const mounts = await request(`${entrance}/api/storage/mounts`, { headers: admin });
+    await mounts.body.dump();
+    return mounts.statusCode === 200;
+  }, 60_000);
+  const mount = await json(
+    entrance,
+    'POST',
+    '/api/storage/mounts',
+    { name: 'bench', provider: 'local', config: { root: folder } },
+    admin,
+  );
+  const created = await json(
+    entrance,
+    'POST',
+    '/api/media/libraries',
+    {
+      name: 'Bench',
+      type: 'movies',
+      sources: [{ nodeId: 'node-local-storage', mountId: mount.id, path: '/' }],
+    },
+    admin,
+  );
+  await json(entrance, 'POST', `/api/media/libraries/${String(created.id)}/scan`, { mode: 'full' }, admin);
+  await waitUntil(async () => {
+    const scan = (
+      await json(entrance, 'GET', `/api/media/libraries/${String(created.id)}/scan`, undefined, admin)
+    ).scan as Json | null;
+    return scan?.state === 'succeeded';
+  }, 120_000);
+}

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { accountRoleSchema, permissionSchema } from './permissions.js';
+import { imageContentTypeSchema } from './uploads-api.js';
 
 /** User names: 1–64 letters, digits and `._-@`, trimmed; unique without regard to case. */
 export const USERNAME_PATTERN = /^[A-Za-z0-9._@-]{1,64}$/;
@@ -96,8 +97,110 @@ export type ChangePasswordRequest = z.infer<typeof changePasswordRequestSchema>;
 export const brandingResponseSchema = z.object({
   systemName: z.string().max(128),
   logoUrl: z.string().nullable(),
+  /** The global web playback switch (default on); each user's own `webPlayback` switch applies as well. */
+  webPlayerEnabled: z.boolean(),
 });
 export type BrandingResponse = z.infer<typeof brandingResponseSchema>;
+
+/** PUT /api/auth/admin/branding/web-player (admin, `settings`): turns web playback on or off for everyone. */
+export const setWebPlayerRequestSchema = z.strictObject({ enabled: z.boolean() });
+export type SetWebPlayerRequest = z.infer<typeof setWebPlayerRequestSchema>;
+/** The answer of PUT /api/auth/admin/branding/web-player: the switch as stored now. */
+export const webPlayerStateSchema = z.object({ enabled: z.boolean() });
+export type WebPlayerState = z.infer<typeof webPlayerStateSchema>;
+
+/** The system name: trimmed, 1–128 characters (UTF-16 code units, as a browser's maxlength counts them). */
+export const SYSTEM_NAME_MAX_LENGTH = 128;
+export const systemNameSchema = z.string().trim().min(1).max(SYSTEM_NAME_MAX_LENGTH);
+
+/** PUT /api/auth/admin/branding (admin, `settings`) */
+export const updateBrandingRequestSchema = z.strictObject({ systemName: systemNameSchema });
+export type UpdateBrandingRequest = z.infer<typeof updateBrandingRequestSchema>;
+
+/** A logo given as an address: http or https, at most 2,048 characters, no user name or password in it. */
+export const LOGO_URL_MAX_LENGTH = 2048;
+export const logoUrlSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(LOGO_URL_MAX_LENGTH)
+  .refine(
+    (value) => {
+      try {
+        const url = new URL(value);
+        return (
+          (url.protocol === 'http:' || url.protocol === 'https:') &&
+          url.hostname !== '' &&
+          url.username === '' &&
+          url.password === ''
+        );
+      } catch {
+        return false;
+      }
+    },
+    { message: 'an http or https address without credentials' },
+  );
+
+/**
+ * PUT /api/auth/admin/branding/logo (admin, `settings`): `{ logo: { kind: 'upload', uploadId } }` saves an
+ * image uploaded with POST /api/config/uploads/image (it takes effect only now), `{ logo: { kind: 'url', url } }`
+ * uses an address, `{ logo: null }` removes the logo (the web app's own favicon shows again).
+ */
+export const setLogoRequestSchema = z.strictObject({
+  logo: z
+    .discriminatedUnion('kind', [
+      z.strictObject({ kind: z.literal('upload'), uploadId: z.uuid() }),
+      z.strictObject({ kind: z.literal('url'), url: logoUrlSchema }),
+    ])
+    .nullable(),
+});
+export type SetLogoRequest = z.infer<typeof setLogoRequestSchema>;
+
+/** Where the saved logo comes from: a stored image (served by the public logo route) or an address. */
+export const logoSourceSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('upload'),
+    contentType: imageContentTypeSchema,
+    size: z.number().int(),
+    sha256: z.string(),
+  }),
+  z.object({ kind: z.literal('url'), url: z.string() }),
+]);
+export type LogoSource = z.infer<typeof logoSourceSchema>;
+
+/**
+ * GET and PUT /api/auth/admin/branding, PUT /api/auth/admin/branding/logo: the public branding plus where the
+ * logo comes from. `logoUrl` is what the web app puts in <img> and the favicon link: for a stored image the
+ * public route `/api/auth/branding/logo/<sha256>.<ext>` (cached for a year: the address changes with the image).
+ */
+export const adminBrandingResponseSchema = brandingResponseSchema.extend({
+  logo: logoSourceSchema.nullable(),
+});
+export type AdminBrandingResponse = z.infer<typeof adminBrandingResponseSchema>;
+
+/** Params of GET /api/auth/branding/logo/:file (public): `<sha256 hex>.<ext>`. */
+export const logoFileParamsSchema = z.object({
+  file: z.string().regex(/^[0-9a-f]{64}\.(png|jpg|gif|webp|ico)$/),
+});
+
+// --- The signed-in account's own view ------------------------------------------------------------------
+
+/**
+ * GET /api/auth/me/web-playback: the global switch (`system`), the account's own switch (`user`), and
+ * whether the account may play in the browser now (`allowed`: both on).
+ */
+export const myWebPlaybackResponseSchema = z.object({
+  system: z.boolean(),
+  user: z.boolean(),
+  allowed: z.boolean(),
+});
+export type MyWebPlaybackResponse = z.infer<typeof myWebPlaybackResponseSchema>;
+
+/*
+ * GET /api/auth/me/usage answers `userUsageResponseSchema` (users-api.ts): the caller's own quotas with their
+ * use, exactly as an administrator sees them in GET /api/auth/admin/users/:id/usage. It is not re-exported
+ * under another name here because users-api.ts imports this module.
+ */
 
 // --- Revocation events -----------------------------------------------------------------------------------
 

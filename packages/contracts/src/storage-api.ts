@@ -84,6 +84,41 @@ export const mountCheckResponseSchema = z.object({
   error: z.object({ code: z.string(), message: z.string() }).optional(),
 });
 
+// --- Console dashboard: space of each mount --------------------------------------------------------------
+
+/**
+ * `ok`: the mount's backend answered; `unavailable`: it did not (a local root that is gone, a WebDAV server
+ * that is down or refuses the credentials); the byte counts are then null.
+ */
+export const mountUsageStatusSchema = z.enum(['ok', 'unavailable']);
+export type MountUsageStatus = z.infer<typeof mountUsageStatusSchema>;
+
+const byteCountSchema = z.number().int().min(0).nullable();
+
+/** One mount of GET /api/storage/dashboard/usage (docs/storage.md, "Dashboard"). */
+export const mountUsageSchema = z.object({
+  mountId: z.string(),
+  name: z.string(),
+  provider: storageProviderKindSchema,
+  /** Mounts cannot be switched off (yet): always true. */
+  enabled: z.boolean(),
+  status: mountUsageStatusSchema,
+  /**
+   * Local mounts: the file system holding the root (`statfs`): its size, the bytes in use, and the bytes
+   * free to the node's (unprivileged) user, so used + free may fall short of total by reserved blocks.
+   * WebDAV: the server's RFC 4331 quota of the root collection (total = used + available), null when the
+   * server reports none.
+   */
+  totalBytes: byteCountSchema,
+  usedBytes: byteCountSchema,
+  freeBytes: byteCountSchema,
+});
+export type MountUsage = z.infer<typeof mountUsageSchema>;
+
+/** GET /api/storage/dashboard/usage: every mount of the node, by name. */
+export const storageUsageResponseSchema = z.object({ mounts: z.array(mountUsageSchema) });
+export type StorageUsageResponse = z.infer<typeof storageUsageResponseSchema>;
+
 export const providerInfoSchema = z.object({
   kind: storageProviderKindSchema,
   /** Only administrators (role admin) may create mounts of this kind. */

@@ -89,6 +89,37 @@ export type DefaultQuotaPolicy = Quotas;
 export const defaultNodeAccessPolicySchema = nodeAccessSchema;
 export type DefaultNodeAccessPolicy = NodeAccess;
 
+/**
+ * Advice answered with the default node access policy (the policy is saved anyway):
+ * - `NO_PLAY_AGENT_NODE`: an ALLOW_LIST naming no play-agent node; new users will be unable to play;
+ * - `NONE_FOR_NEW_USERS`: mode NONE; every new user must be given access one by one.
+ */
+export const nodeAccessPolicyWarningSchema = z.object({
+  code: z.enum(['NO_PLAY_AGENT_NODE', 'NONE_FOR_NEW_USERS']),
+  message: z.string(),
+});
+export type NodeAccessPolicyWarning = z.infer<typeof nodeAccessPolicyWarningSchema>;
+
+/**
+ * GET and PUT /api/auth/admin/node-access-policy (admin, `settings`). PUT takes `defaultNodeAccessPolicySchema`
+ * (`{ mode, entries }`, both in the one request); both answer the policy in force with its warnings.
+ */
+export const defaultNodeAccessPolicyResponseSchema = z.object({
+  mode: nodeAccessModeSchema,
+  entries: z.array(nodeAccessEntrySchema),
+  warnings: z.array(nodeAccessPolicyWarningSchema),
+});
+export type DefaultNodeAccessPolicyResponse = z.infer<typeof defaultNodeAccessPolicyResponseSchema>;
+
+/**
+ * GET and PUT /api/auth/admin/traffic-quotas/default-policy (admin, `settings`): the body and the answer are
+ * `defaultQuotaPolicySchema` (`{ total, routes }`, like a user's quotas).
+ */
+export const defaultQuotaPolicyResponseSchema = z.object({
+  total: quotaSchema.nullable(),
+  routes: z.array(routeQuotaSchema),
+});
+
 /** One quota with what was used of it in the current period. */
 export const quotaUsageSchema = z.object({
   scope: z.enum(['total', 'route']),

@@ -1,39 +1,40 @@
-import { useEffect, useState } from 'react';
-import { capabilitiesResponseSchema, type CapabilitiesResponse } from '@svc/contracts';
+import { createBrowserRouter, Navigate, Outlet } from 'react-router';
+import { consolePages } from './console/pages.js';
+import { portalPages } from './portal/pages.js';
+import { SessionProvider, type AppKind } from './session/session.js';
+import { AppLayout } from './shell/app-layout.js';
+import { FirstPage, NotFoundPage, PageRoute } from './shell/page-route.js';
+import type { PageEntry } from './shell/page-registry.js';
+import { SetupPage } from './shell/setup-page.js';
+import { SignInPage } from './shell/sign-in-page.js';
 
-type State =
-  { kind: 'loading' } | { kind: 'up'; capabilities: CapabilitiesResponse } | { kind: 'down'; reason: string };
-
-/** Until the console arrives, the entrance page shows whether the service answers and in which edition. */
-export function App() {
-  const [state, setState] = useState<State>({ kind: 'loading' });
-
-  useEffect(() => {
-    const controller = new AbortController();
-    fetch('/api/config/deployment/capabilities', { signal: controller.signal })
-      .then(async (response) => {
-        if (!response.ok) throw new Error(`HTTP ${response.status}`);
-        setState({ kind: 'up', capabilities: capabilitiesResponseSchema.parse(await response.json()) });
-      })
-      .catch((error: unknown) => {
-        if (!controller.signal.aborted) setState({ kind: 'down', reason: (error as Error).message });
-      });
-    return () => controller.abort();
-  }, []);
-
-  return (
-    <main
-      style={{ fontFamily: 'system-ui, sans-serif', maxWidth: 640, margin: '4rem auto', padding: '0 1rem' }}
-    >
-      <h1>SVC Media</h1>
-      {state.kind === 'loading' && <p>Checking the service…</p>}
-      {state.kind === 'up' && (
-        <p data-testid="service-status">
-          The service is up: edition {state.capabilities.edition}, deployment mode{' '}
-          {state.capabilities.deploymentMode}.
-        </p>
-      )}
-      {state.kind === 'down' && <p role="alert">The service does not answer ({state.reason}).</p>}
-    </main>
-  );
+function appRoutes(app: AppKind, pages: PageEntry[]) {
+  const base = `/${app}` as const;
+  return {
+    path: base,
+    element: (
+      <SessionProvider app={app}>
+        <Outlet />
+      </SessionProvider>
+    ),
+    children: [
+      { path: 'login', element: <SignInPage app={app} /> },
+      {
+        element: <AppLayout pages={pages} base={base} />,
+        children: [
+          { index: true, element: <FirstPage pages={pages} base={base} /> },
+          ...pages.map((page) => ({ path: `${page.path}/*`, element: <PageRoute page={page} /> })),
+          { path: '*', element: <NotFoundPage /> },
+        ],
+      },
+    ],
+  };
 }
+
+export const router = createBrowserRouter([
+  { path: '/', element: <Navigate to="/console" replace /> },
+  { path: '/setup', element: <SetupPage /> },
+  appRoutes('console', consolePages),
+  appRoutes('portal', portalPages),
+  { path: '*', element: <NotFoundPage /> },
+]);

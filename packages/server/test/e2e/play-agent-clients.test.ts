@@ -87,6 +87,40 @@ describe.each(installBackends())('the play-agent with real clients on $label', (
     return answer.body.events as Json[];
   }
 
+  it('lets web players on another origin call it: preflight answered before sign-in, answers allow any origin', async () => {
+    const origin = 'http://console.example:18080';
+    const preflight = await call(env.playAgent, 'OPTIONS', '/emby/Sessions/Playing', {
+      headers: {
+        origin,
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'content-type, x-emby-authorization',
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers['access-control-allow-origin']).toBe('*');
+    expect(String(preflight.headers['access-control-allow-methods'])).toContain('POST');
+    expect(String(preflight.headers['access-control-allow-headers']).toLowerCase()).toContain(
+      'x-emby-authorization',
+    );
+
+    const { token } = await signIn();
+    const report = await emby(
+      'POST',
+      '/Sessions/Playing',
+      token,
+      { ItemId: 'none', PlaySessionId: 'cors-check' },
+      {
+        origin,
+      },
+    );
+    expect(report.headers['access-control-allow-origin']).toBe('*');
+    const refused = await emby('GET', '/Users/Public/Items', undefined, undefined, { origin });
+    expect(refused.status).toBeGreaterThanOrEqual(400);
+    expect(refused.headers['access-control-allow-origin']).toBe('*');
+    // Without an Origin (players that are not browsers) nothing changes.
+    expect((await emby('GET', '/System/Info/Public')).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('answers server information anonymously, uncompressed, with the server id players sign in to', async () => {
     const info = await call(env.playAgent, 'GET', '/emby/system/info/public', {
       headers: { 'accept-encoding': 'gzip, deflate, br' },

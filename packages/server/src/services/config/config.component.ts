@@ -20,6 +20,11 @@ import { registerNodeDirectoryRoutes } from './nodes.routes.js';
 import { NodesService } from './nodes.service.js';
 import { PlayAgentPolicyService } from './play-agent-policy.service.js';
 import { registerPlayAgentPolicyRoutes } from './play-agent-policy.routes.js';
+import { McpSettingsService } from './mcp-settings.service.js';
+import { registerMcpSettingsRoutes } from './mcp-settings.routes.js';
+import { ImageUploadsRepository } from './image-uploads.repository.js';
+import { registerImageUploadRoutes } from './image-uploads.routes.js';
+import { ImageUploadsService } from './image-uploads.service.js';
 import { HttpAuditRecorder } from './licenses/audit-recorder.js';
 import { parsePublicKey } from './licenses/lease.js';
 import { LicensesRepository } from './licenses/licenses.repository.js';
@@ -30,6 +35,8 @@ import { ManualAddressProber, MANUAL_PROBE_INTERVAL_MS } from './manual-address-
 import { NodeManagementService, nodeInstallBaseUrl } from './node-management.service.js';
 import { HttpNodeLifecycleSender, registeredAddress } from './node-lifecycle.client.js';
 import { registerNodeManagementRoutes } from './node-management.routes.js';
+import { DashboardHealthService } from './dashboard-health.service.js';
+import { registerDashboardRoutes } from './dashboard.routes.js';
 import { HttpPlaybackPolicySource } from './playback-policy.client.js';
 import { SVC_VERSION } from '../../platform/version.js';
 import { BinariesService } from './binaries.service.js';
@@ -96,6 +103,13 @@ export const configComponentFactory =
     registerRegistryRoutes(app, registry);
     registerNodeDirectoryRoutes(app, nodesService);
     registerPlayAgentPolicyRoutes(app, policy);
+    registerMcpSettingsRoutes(
+      app,
+      new McpSettingsService(new SystemSettingsRepository(database.db), context.clock),
+    );
+    // Logo uploads of the system configuration page (docs/settings.md).
+    const imageUploads = new ImageUploadsService(new ImageUploadsRepository(database.db), context.clock);
+    await registerImageUploadRoutes(app, imageUploads);
     // The built-in nodes exist in every install: standalone runs them, and they stay after an edition upgrade.
     await nodes.ensure({
       nodeId: context.settings.embeddedStorageNodeId,
@@ -134,6 +148,14 @@ export const configComponentFactory =
       }, context.serviceToken),
     });
     registerNodeManagementRoutes(app, nodeManagement);
+    registerDashboardRoutes(
+      app,
+      new DashboardHealthService({
+        registry: new RegistryRepository(database.db),
+        nodes: nodeManagement,
+        clock: context.clock,
+      }),
+    );
     // Install scripts and node binaries (docs/node-install.md).
     registerNodeInstallRoutes(
       app,
@@ -175,6 +197,14 @@ export const configComponentFactory =
       schedule: { everyMs: MANUAL_PROBE_INTERVAL_MS },
       run: async (signal) => {
         await prober.probeAll(signal);
+      },
+    });
+    // Uploaded images never saved (as the logo) are deleted after 24 hours.
+    scheduler.register({
+      name: 'uploads.prune',
+      schedule: { everyMs: 60 * 60 * 1000 },
+      run: async () => {
+        await imageUploads.prune();
       },
     });
     // Audit records of licence changes that could not reach the user service at once.

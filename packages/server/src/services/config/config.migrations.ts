@@ -4,6 +4,7 @@ import { systemSettingsMigration } from '../shared/system-settings.migration.js'
 import { NODE_TOKEN_PREFIX, REGISTRY_TOKEN_PREFIX, newNodeToken } from './node-tokens.js';
 import { licensesMigration } from './licenses/licenses.migration.js';
 import { nodeManagementMigration, nodeRemovalSentMigration } from './node-management.migration.js';
+import { imageUploadsMigration } from './image-uploads.migration.js';
 
 export const configMigrations: readonly Migration[] = [
   {
@@ -96,4 +97,5 @@ export const configMigrations: readonly Migration[] = [
   licensesMigration,
   nodeManagementMigration,
   nodeRemovalSentMigration,
+  imageUploadsMigration,
 ];

@@ -5,6 +5,7 @@ import { createServer } from '../../platform/http/create-server.js';
 import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
+import { documentHeaders } from './document-headers.js';
 import { findWebRoot, listFiles } from './web-root.js';
 
 /** The console entrance's request-body limit (uploads larger than this are chunked by the console). */
@@ -40,16 +41,21 @@ export const createFrontendComponent: ComponentFactory = async (context) => {
     await app.register(fastifyStatic, { root: webRoot, serve: false });
     const files = listFiles(webRoot);
     const indexHtml = await readFile(path.join(webRoot, 'index.html'));
+    const indexHeaders = documentHeaders(indexHtml.toString('utf8'));
     app.get('/*', entrance, async (request, reply) => {
       const wanted = (request.params as { '*': string })['*'];
-      if (files.has(wanted)) {
+      if (files.has(wanted) && wanted !== 'index.html') {
         // Built assets carry a content hash in their names and never change.
         if (wanted.startsWith('assets/'))
           reply.header('cache-control', 'public, max-age=31536000, immutable');
         return reply.sendFile(wanted);
       }
       // Client-side routes of the single-page app all load the same document.
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(indexHtml);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .headers(indexHeaders)
+        .send(indexHtml);
     });
   } else {
     app.get('/*', entrance, async (_request, reply) =>

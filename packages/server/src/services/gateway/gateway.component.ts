@@ -11,6 +11,10 @@ import { GATEWAY_ROUTE_TABLE, GatewayRouteMatcher, type GatewayRouteEntry } from
 import { authenticate } from './gateway-auth.js';
 import { TokenIntrospector } from './token-introspector.js';
 import { UpstreamResolver } from './upstream-resolver.js';
+import { registerMcpEndpoint } from './mcp/mcp-endpoint.js';
+import { McpSwitch } from './mcp/mcp-switch.js';
+import { UpstreamCaller } from './mcp/upstream-call.js';
+import { SVC_VERSION } from '../../platform/version.js';
 
 /** Headers a caller may never set: the gateway alone speaks for the services. */
 const INTERNAL_HEADERS = [SERVICE_TOKEN_HEADER, IDENTITY_HEADER, CLIENT_IP_HEADER];
@@ -76,6 +80,19 @@ export const gatewayFactory =
             ? { ...headers, 'x-accel-buffering': 'no', 'cache-control': 'no-cache' }
             : headers,
       });
+    });
+
+    registerMcpEndpoint(app, {
+      mcpSwitch: new McpSwitch({
+        configBaseUrl: context.settings.configBaseUrl,
+        serviceToken: context.serviceToken,
+        clock: context.clock,
+        logger: context.logger,
+      }),
+      introspector,
+      clientIps,
+      caller: new UpstreamCaller({ matcher, resolver, serviceToken: context.serviceToken }),
+      version: SVC_VERSION,
     });
 
     return {

@@ -1,5 +1,6 @@
 import { itemIdParamsSchema, itemImageParamsSchema, mediaItemDetailSchema } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { registerImageRoute } from './image-route.js';
 import type { ItemsService } from './items.service.js';
 
 /** Item detail and artwork (console permission `library`; the play-agent reuses the image route). */
@@ -11,17 +12,11 @@ export function registerItemsRoutes(app: AppServer, items: ItemsService): void {
     { config, schema: { params: itemIdParamsSchema, response: { 200: mediaItemDetailSchema } } },
     async (request) => items.get(request.params.id),
   );
-  app.get(
+  registerImageRoute(
+    app,
     '/api/media/items/:id/images/:type',
-    { config, schema: { params: itemImageParamsSchema } },
-    async (request, reply) => {
-      const range = request.headers.range;
-      return items.sendImage(
-        request.params.id,
-        request.params.type,
-        typeof range === 'string' ? range : undefined,
-        reply,
-      );
-    },
+    config.auth,
+    itemImageParamsSchema,
+    (...args) => items.sendImage(...args),
   );
 }

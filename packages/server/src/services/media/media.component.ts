@@ -18,6 +18,9 @@ import { MetadataSettingsService } from './metadata-settings.service.js';
 import { PlaybackCatalogRepository } from './playback-catalog.repository.js';
 import { PlaybackCatalogService } from './playback-catalog.service.js';
 import { registerPlaybackRoutes } from './playback.routes.js';
+import { PortalRepository } from './portal.repository.js';
+import { registerPortalRoutes } from './portal.routes.js';
+import { PortalService } from './portal.service.js';
 import { ScanRunner } from './scan-runner.js';
 import { ScanService } from './scan.service.js';
 import { ScanExecution } from './scanner.js';
@@ -26,6 +29,7 @@ import { HttpStorageGateway, type StorageGateway } from './storage-gateway.js';
 import { UserItemDataRepository } from './user-item-data.repository.js';
 import { registerWebhookRoutes } from './webhook.routes.js';
 import { WebhookService } from './webhook.service.js';
+import { setupOutboundWebhooks, type OutboundWebhookOptions } from './outbound-webhooks/setup.js';
 
 export interface MediaComponentOptions {
   /** The storage nodes' API (default: over HTTP, found through the registry). */
@@ -34,6 +38,8 @@ export interface MediaComponentOptions {
   maxParallelScans?: number;
   /** Hands out the repositories once they exist (tests and benches read the media events through it). */
   expose?: (parts: MediaParts) => void;
+  /** Outbound webhook tuning (tests: short retry waits, an injected resolver). */
+  outboundWebhooks?: OutboundWebhookOptions;
 }
 
 export interface MediaParts {
@@ -48,6 +54,7 @@ export interface MediaParts {
 export function mediaComponentFactory(options: MediaComponentOptions = {}): ComponentFactory {
   return async (context) => {
     let runner: ScanRunner | undefined;
+    let outbound: { close(): Promise<void> } | undefined;
     const component = await createDatabaseService<MediaDatabase>(context, {
       component: 'media',
       service: 'svc-media',
@@ -108,15 +115,26 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
           app,
           new ProtocolSettingsService(settingsRepository, () => new Date(context.clock.now())),
         );
+        const catalog = new PlaybackCatalogRepository(db);
         registerPlaybackRoutes(
           app,
-          new PlaybackCatalogService(
-            new PlaybackCatalogRepository(db),
-            userData,
-            itemsService,
-            context.clock,
-          ),
+          new PlaybackCatalogService(catalog, userData, itemsService, context.clock),
         );
+        registerPortalRoutes(
+          app,
+          new PortalService(new PortalRepository(db), catalog, libraries, items, itemsService),
+        );
+
+        outbound = setupOutboundWebhooks({
+          app,
+          scheduler,
+          db,
+          libraries,
+          events,
+          clock: context.clock,
+          logger,
+          options: options.outboundWebhooks,
+        });
 
         options.expose?.({ database, events, items, scans, userData });
 
@@ -139,6 +157,7 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
       stop: async () => {
         await runner?.stop();
         await stop?.();
+        await outbound?.close();
       },
     };
   };

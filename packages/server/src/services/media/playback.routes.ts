@@ -13,6 +13,7 @@ import {
   playbackViewsResponseSchema,
 } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { registerImageRoute } from './image-route.js';
 import type { PlaybackCatalogService } from './playback-catalog.service.js';
 
 /** The catalogue for the play-agent (service token only; never routed by the gateway). */
@@ -65,18 +66,11 @@ export function registerPlaybackRoutes(app: AppServer, catalog: PlaybackCatalogS
     { config, schema: { body: playbackUserDataUpdateSchema, response: { 200: playbackUserDataSchema } } },
     async (request) => catalog.updateUserData(request.body),
   );
-  // HEAD is Fastify's automatic twin of this route (headers only), as for the console's image route.
-  app.get(
+  registerImageRoute(
+    app,
     '/api/media/internal/playback/items/:id/images/:type',
-    { config, schema: { params: playbackImageParamsSchema } },
-    async (request, reply) => {
-      const range = request.headers.range;
-      return catalog.sendImage(
-        request.params.id,
-        request.params.type,
-        typeof range === 'string' ? range : undefined,
-        reply,
-      );
-    },
+    config.auth,
+    playbackImageParamsSchema,
+    (...args) => catalog.sendImage(...args),
   );
 }

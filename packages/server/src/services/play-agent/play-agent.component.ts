@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { createServer } from '../../platform/http/create-server.js';
+import { allowBrowserClients } from './proto-a/browser-access.js';
 import { loadSettings } from '../../platform/settings.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { PlaybackGate } from './access/playback-gate.js';
@@ -45,6 +46,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       return rewritten === '' || rewritten.startsWith('?') ? `/${rewritten}` : rewritten;
     },
   });
+  allowBrowserClients(app);
   // Some Emby clients post their sign-in as a form.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',

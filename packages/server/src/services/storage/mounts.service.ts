@@ -82,6 +82,11 @@ export class MountsService {
     return this.openRow(row);
   }
 
+  /** Every mount with its provider, by name. */
+  async openAll(): Promise<OpenMount[]> {
+    return (await this.repository.list()).map((row) => this.openRow(row));
+  }
+
   async list(): Promise<Mount[]> {
     return (await this.repository.list()).map((row) => this.view(row));
   }

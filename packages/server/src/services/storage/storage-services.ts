@@ -8,6 +8,7 @@ import type { TransferEvents } from './transfer-events.js';
 import type { TransfersService } from './transfers.service.js';
 import type { UploadsService } from './uploads.service.js';
 import type { TempCleanup } from './cleanup.service.js';
+import type { StorageUsageService } from './usage.service.js';
 
 /** Everything the storage node's routes and tasks use. */
 export interface StorageServices {
@@ -18,6 +19,7 @@ export interface StorageServices {
   uploads: UploadsService;
   probe: ProbeService;
   cleanup: TempCleanup;
+  usage: StorageUsageService;
 }
 
 /** The signed-in account of a console route (the route auth already refused requests without one). */
@@ -28,5 +30,7 @@ export function identityOf(request: FastifyRequest): Identity {
 
 /** Rule of every console route of the storage node. */
 export const CONSOLE_STORAGE = { auth: { gateway: { kind: 'admin', anyOf: ['storage'] } } } as const;
+/** Rule of the console dashboard's routes of the node (menu permission `dashboard`). */
+export const CONSOLE_DASHBOARD = { auth: { gateway: { kind: 'admin', anyOf: ['dashboard'] } } } as const;
 /** Rule of the internal API (media service, play-agents). */
 export const SERVICE_ONLY = { auth: { service: true } } as const;

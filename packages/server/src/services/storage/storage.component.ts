@@ -7,6 +7,7 @@ import { createScheduler, openOwnedDatabase } from '../../runtime/owned-database
 import { TempCleanup } from './cleanup.service.js';
 import { FilesService } from './files.service.js';
 import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js';
+import { registerDashboardRoutes } from './dashboard.routes.js';
 import { registerFileRoutes } from './files.routes.js';
 import { registerInternalRoutes } from './internal.routes.js';
 import { MountsRepository } from './mounts.repository.js';
@@ -25,6 +26,7 @@ import { TransfersService } from './transfers.service.js';
 import { UploadsRepository } from './uploads.repository.js';
 import { registerUploadRoutes } from './uploads.routes.js';
 import { UploadsService } from './uploads.service.js';
+import { StorageUsageService } from './usage.service.js';
 
 /** A storage component together with its services (tests reach into them). */
 export interface StorageComponent extends Component {
@@ -81,7 +83,17 @@ export function storageComponentFactory(
     mounts.setUseCheck(
       async (mountId) => (await transfers.activeForMount(mountId)) || (await uploads.openForMount(mountId)),
     );
-    const services: StorageServices = { mounts, files, transfers, transferEvents, uploads, probe, cleanup };
+    const usage = new StorageUsageService(mounts, logger);
+    const services: StorageServices = {
+      mounts,
+      files,
+      transfers,
+      transferEvents,
+      uploads,
+      probe,
+      cleanup,
+      usage,
+    };
 
     const release = async () => {
       await transfers.stop();
@@ -113,6 +125,7 @@ export function storageComponentFactory(
       registerMountRoutes(app, services);
       registerFileRoutes(app, services);
       registerTransferRoutes(app, services);
+      registerDashboardRoutes(app, services);
       registerInternalRoutes(app, services);
       await registerUploadRoutes(app, services);
       // Remote upgrade and uninstall of an installed storage node (docs/node-install.md).

@@ -18,6 +18,8 @@ import { auditRecord } from './audit-entry.js';
 import type { NodeDirectory } from './node-directory.js';
 import { localDay, periodBounds, quotaLimitBytes } from './quota-periods.js';
 import { assertRoutesExist } from './route-check.js';
+import { readWebPlayerEnabled } from './web-playback.service.js';
+import type { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import type { TrafficUsageRepository } from './traffic-usage.repository.js';
 import type { Port, Transactor } from './user-repositories.js';
 
@@ -28,6 +30,8 @@ export interface AccessPolicyServiceDeps {
   transact: Transactor;
   directory: NodeDirectory;
   clock: Clock;
+  /** Where the global web playback switch is kept (system_settings). */
+  settings: Pick<Port<SystemSettingsRepository>, 'get'>;
 }
 
 /** Counter scope of traffic: the whole account, or one route. */
@@ -102,9 +106,10 @@ export class AccessPolicyService {
   /** What a play-agent needs to admit and meter a user's playback (only enabled quotas are enforced). */
   async playbackPolicy(userId: string): Promise<PlaybackPolicyResponse> {
     const user = await this.user(userId);
-    const [nodeAccess, quotas] = await Promise.all([
+    const [nodeAccess, quotas, webPlayerEnabled] = await Promise.all([
       this.deps.access.nodeAccess(userId),
       this.deps.access.quotas(userId),
+      readWebPlayerEnabled(this.deps.settings),
     ]);
     const enforced = await this.quotaUsage(userId, {
       total: quotas.total?.enabled ? quotas.total : null,
@@ -112,7 +117,8 @@ export class AccessPolicyService {
     });
     return {
       disabled: user.disabled,
-      webPlayback: user.web_playback,
+      // Effective: the user's own switch and the system's web playback switch.
+      webPlayback: user.web_playback && webPlayerEnabled,
       driveAPlayMode: user.drive_a_play_mode,
       nodeAccess: nodeAccess ?? { mode: 'ALL', entries: [] },
       quotas: enforced.map((quota) => ({

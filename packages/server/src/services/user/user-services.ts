@@ -2,10 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Cache, Clock } from '../../platform/cache/index.js';
 import type { Logger } from '../../platform/logger.js';
 import { AccessPolicyService } from './access-policy.service.js';
+import { ActiveSessionsRepository } from './active-sessions.repository.js';
 import { ActivityLogService } from './activity-log.service.js';
 import { AuditService } from './audit.service.js';
 import { AuthService } from './auth.service.js';
 import { BrandingService } from './branding.service.js';
+import { DashboardService } from './dashboard.service.js';
 import { LoginLock } from './login-lock.js';
 import type { NodeDirectory } from './node-directory.js';
 import { PasswordHasher } from './password-hasher.js';
@@ -16,6 +18,7 @@ import { UserDefaultsService } from './user-defaults.service.js';
 import type { UserDatabase } from './user.db.js';
 import { transactor, userRepositories, type UserRepositories } from './user-repositories.js';
 import { UsersService } from './users.service.js';
+import { WebPlaybackService } from './web-playback.service.js';
 
 export interface UserServices {
   repositories: UserRepositories;
@@ -28,6 +31,8 @@ export interface UserServices {
   branding: BrandingService;
   playback: PlaybackAuthService;
   activity: ActivityLogService;
+  webPlayback: WebPlaybackService;
+  dashboard: DashboardService;
 }
 
 /** Wires the user service's services over one database. */
@@ -52,11 +57,13 @@ export function createUserServices(parts: {
     auth: new AuthService({ accounts, tokens, transact, hasher, lock, revocations, clock }),
     setup: new SetupService(accounts, transact, hasher, clock),
     users: new UsersService({ accounts, access, transact, hasher, revocations, clock }),
-    access: new AccessPolicyService({ accounts, access, usage, transact, directory, clock }),
+    access: new AccessPolicyService({ accounts, access, usage, transact, directory, clock, settings }),
     defaults: new UserDefaultsService(settings, transact, directory, clock),
     audit: new AuditService(audit, clock),
     branding: new BrandingService(settings),
     playback: new PlaybackAuthService({ accounts, tokens, transact, hasher, lock, revocations, clock }),
     activity: new ActivityLogService({ transact, activity, clock, logger: parts.logger }),
+    webPlayback: new WebPlaybackService({ accounts, settings, transact, clock }),
+    dashboard: new DashboardService(new ActiveSessionsRepository(db), clock),
   };
 }

@@ -10,6 +10,7 @@ const player: Player = {
   userId: USER,
   username: 'alice',
   isAdmin: false,
+  tokenKind: 'playback',
   tokenId: 'tok-id-1',
   token: 'svc_ply_abc',
 };
@@ -17,7 +18,9 @@ const player: Player = {
 type Quota = PlaybackPolicyResponse['quotas'][number];
 type Access = PlaybackPolicyResponse['nodeAccess'];
 
-function policy(overrides: { disabled?: boolean; nodeAccess?: Access; quotas?: Quota[] } = {}) {
+function policy(
+  overrides: { disabled?: boolean; webPlayback?: boolean; nodeAccess?: Access; quotas?: Quota[] } = {},
+) {
   return {
     disabled: false,
     webPlayback: true,
@@ -145,6 +148,23 @@ describe('PlaybackGate.admit: account and node access', () => {
     await expect(gate.admit(player, 'ep-1', { bytes: false })).rejects.toMatchObject(
       refused(403, 'NODE_NOT_ALLOWED'),
     );
+  });
+});
+
+describe('PlaybackGate.admit: web playback', () => {
+  it('refuses a portal access token while web playback is off for the account, and admits a player token', async () => {
+    const h = harness(policy({ webPlayback: false }));
+    await expect(
+      h.gate.admit({ ...player, tokenKind: 'access' }, null, { bytes: true }),
+    ).rejects.toMatchObject(refused(403, 'WEB_PLAYBACK_DISABLED'));
+    await expect(h.gate.admit(player, null, { bytes: true })).resolves.toBeDefined();
+  });
+
+  it('admits a portal access token while web playback is on', async () => {
+    const h = harness(policy({ webPlayback: true }));
+    await expect(
+      h.gate.admit({ ...player, tokenKind: 'access' }, null, { bytes: true }),
+    ).resolves.toBeDefined();
   });
 });
 

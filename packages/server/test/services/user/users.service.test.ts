@@ -35,6 +35,7 @@ function setup() {
     transact: store.transact,
     directory,
     clock,
+    settings: store.repositories.settings,
   });
   const add = async (username: string, role: 'admin' | 'user', permissions: DelegablePermission[] = []) =>
     store.repositories.accounts.insert({

@@ -21,6 +21,16 @@ export const CONFIG_ROUTES: readonly GatewayRouteEntry[] = [
     path: '/api/config/play-agent/policy',
     rule: { kind: 'admin', anyOf: ['settings'] },
   },
+  // Logo upload of the system configuration page: kept until saved with PUT /api/auth/admin/branding/logo.
+  { methods: ['POST'], path: '/api/config/uploads/image', rule: { kind: 'admin', anyOf: ['settings'] } },
+  // The MCP switch (the gateway answers /mcp 404 while it is off).
+  {
+    methods: ['GET', 'PUT'],
+    path: '/api/config/system-settings/mcp',
+    rule: { kind: 'admin', anyOf: ['settings'] },
+  },
+  // Console dashboard: registered services and nodes with their state (docs/nodes.md).
+  { methods: ['GET'], path: '/api/config/dashboard/health', rule: { kind: 'admin', anyOf: ['dashboard'] } },
   // Licences (docs/licences.md): activation with a one-time code, refresh, edition upgrade.
   { methods: ['POST'], path: '/api/license/activate', rule: { kind: 'admin', anyOf: ['license'] } },
   { methods: ['POST'], path: '/api/license/refresh', rule: { kind: 'admin', anyOf: ['license'] } },

@@ -3,6 +3,8 @@ import type { GatewayRouteEntry } from '../route-table.js';
 
 /** The file manager of the console: the menu permission `storage` (docs/storage.md). */
 const STORAGE_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['storage'] };
+/** The console dashboard: the menu permission `dashboard`. */
+const DASHBOARD: GatewayRule = { kind: 'admin', anyOf: ['dashboard'] };
 
 /**
  * Storage node routes of the public API (forwarded to the node named by X-Storage-Node-Id). The internal
@@ -39,4 +41,6 @@ export const STORAGE_ROUTES: readonly GatewayRouteEntry[] = [
   { methods: ['POST'], path: '/api/storage/transfers/:transferId/cancel', rule: STORAGE_ADMIN },
   { methods: ['POST'], path: '/api/storage/transfers/:transferId/retry', rule: STORAGE_ADMIN },
   { methods: ['GET'], path: '/api/storage/mounts/transfer/events', rule: STORAGE_ADMIN },
+  // Console dashboard: the space of each mount of the node.
+  { methods: ['GET'], path: '/api/storage/dashboard/usage', rule: DASHBOARD },
 ];

@@ -88,6 +88,9 @@ export class PlaybackGate {
   ): Promise<PlaybackPolicyResponse> {
     const policy = await this.policy(player.userId);
     if (policy.disabled) throw new AppError(401, 'ACCOUNT_DISABLED', 'this account is disabled');
+    if (player.tokenKind === 'access' && !policy.webPlayback) {
+      throw new AppError(403, 'WEB_PLAYBACK_DISABLED', 'web playback is switched off for this account');
+    }
     const { mode, entries } = policy.nodeAccess;
     const allowed = (kind: 'node' | 'endpoint', id: string) =>
       mode === 'ALL' ||

@@ -7,6 +7,8 @@ export interface Player {
   userId: string;
   username: string;
   isAdmin: boolean;
+  /** `access`: a portal token, i.e. web playback in the browser (allowed only while its switches are on). */
+  tokenKind: TokenKind;
   tokenId: string;
   token: string;
 }
@@ -45,6 +47,7 @@ export class TokenResolver {
               userId: answer.userId,
               username: answer.username,
               isAdmin: answer.role === 'admin',
+              tokenKind: kind,
               tokenId: answer.tokenId,
               token,
             }

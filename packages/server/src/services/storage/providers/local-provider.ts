@@ -9,6 +9,7 @@ import {
   rm,
   rmdir,
   stat,
+  statfs,
   unlink,
   link,
 } from 'node:fs/promises';
@@ -25,6 +26,7 @@ import type {
   ProviderContext,
   ProviderDefinition,
   ProviderEntry,
+  ProviderUsage,
   StorageProvider,
   WriteOptions,
 } from './provider.js';
@@ -104,6 +106,23 @@ export class LocalProvider implements StorageProvider {
     const root = await this.realRoot();
     const info = await stat(root);
     if (!info.isDirectory()) throw storageErrors.unavailable(`the mount root ${this.root} is not a folder`);
+  }
+
+  /** The file system holding the root: size, blocks in use, and blocks free to unprivileged users. */
+  async usage(): Promise<ProviderUsage> {
+    await this.check();
+    let info;
+    try {
+      info = await statfs(await this.realRoot(), { bigint: true });
+    } catch (error) {
+      throw fromFsError(error);
+    }
+    const bytes = (blocks: bigint) => Number(blocks * info.bsize);
+    return {
+      totalBytes: bytes(info.blocks),
+      usedBytes: bytes(info.blocks - info.bfree),
+      freeBytes: bytes(info.bavail),
+    };
   }
 
   async stat(mountPath: MountPath): Promise<ProviderEntry | null> {

@@ -15,6 +15,14 @@ export interface ProviderEntry {
   link?: boolean;
 }
 
+/** Space of the storage a mount lives on, in bytes; each null when the backend does not say. */
+export interface ProviderUsage {
+  totalBytes: number | null;
+  usedBytes: number | null;
+  /** Free to the node (local: excluding blocks reserved for the superuser). */
+  freeBytes: number | null;
+}
+
 /** Inclusive byte range, as in HTTP. */
 export interface ByteRange {
   start: number;
@@ -51,6 +59,12 @@ export interface StorageProvider {
 
   /** Checks that the backend answers (mount creation and the check route). */
   check(signal?: AbortSignal): Promise<void>;
+  /**
+   * The space of the storage holding the mount root (the console dashboard): local file systems from
+   * statfs, remote backends what their protocol reports (nulls when nothing). Throws like check() when
+   * the backend does not answer.
+   */
+  usage(signal?: AbortSignal): Promise<ProviderUsage>;
   /** The entry at path, or null when nothing is there. */
   stat(path: MountPath, signal?: AbortSignal): Promise<ProviderEntry | null>;
   /**

@@ -10,6 +10,7 @@ import type {
   ProviderCapabilities,
   ProviderDefinition,
   ProviderEntry,
+  ProviderUsage,
   StorageProvider,
   WriteOptions,
 } from './provider.js';
@@ -18,6 +19,10 @@ import { parseMultistatus } from './webdav-xml.js';
 const PROPFIND_BODY =
   '<?xml version="1.0" encoding="utf-8"?>' +
   '<d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:getcontentlength/><d:getlastmodified/></d:prop></d:propfind>';
+/** The root's type and its RFC 4331 quota (servers without quota answer 404 for those two properties). */
+const QUOTA_PROPFIND_BODY =
+  '<?xml version="1.0" encoding="utf-8"?>' +
+  '<d:propfind xmlns:d="DAV:"><d:prop><d:resourcetype/><d:quota-available-bytes/><d:quota-used-bytes/></d:prop></d:propfind>';
 const MAX_PROPFIND_BYTES = 64 * 1024 * 1024;
 const BODY_TIMEOUT_MS = 120_000;
 
@@ -159,10 +164,10 @@ export class WebdavProvider implements StorageProvider {
     throw storageErrors.unavailable(`WebDAV ${context} answered ${status}`);
   }
 
-  private async propfind(url: string, depth: '0' | '1', signal?: AbortSignal) {
+  private async propfind(url: string, depth: '0' | '1', signal?: AbortSignal, body = PROPFIND_BODY) {
     const response = await this.call('PROPFIND', url, {
       headers: { depth, 'content-type': 'application/xml; charset=utf-8' },
-      body: PROPFIND_BODY,
+      body,
       signal,
     });
     if (response.statusCode === 404) {
@@ -182,6 +187,21 @@ export class WebdavProvider implements StorageProvider {
     const resources = await this.propfind(this.base.toString(), '0', signal);
     if (!resources) throw storageErrors.unavailable('the WebDAV address does not exist');
     if (!resources[0]?.collection) throw storageErrors.unavailable('the WebDAV address is not a collection');
+  }
+
+  /** The RFC 4331 quota of the root collection: used + available = total; nulls when the server has none. */
+  async usage(signal?: AbortSignal): Promise<ProviderUsage> {
+    const resources = await this.propfind(this.base.toString(), '0', signal, QUOTA_PROPFIND_BODY);
+    if (!resources) throw storageErrors.unavailable('the WebDAV address does not exist');
+    const root = resources[0];
+    if (!root?.collection) throw storageErrors.unavailable('the WebDAV address is not a collection');
+    const used = root.quotaUsedBytes ?? null;
+    const free = root.quotaAvailableBytes ?? null;
+    return {
+      totalBytes: used !== null && free !== null ? used + free : null,
+      usedBytes: used,
+      freeBytes: free,
+    };
   }
 
   async stat(path: MountPath, signal?: AbortSignal): Promise<ProviderEntry | null> {

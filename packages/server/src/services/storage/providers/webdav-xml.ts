@@ -16,6 +16,17 @@ export interface DavResource {
   collection: boolean;
   size: number | null;
   mtime: Date | null;
+  /** RFC 4331 `quota-available-bytes` / `quota-used-bytes`: present only when asked for and reported. */
+  quotaAvailableBytes?: number;
+  quotaUsedBytes?: number;
+}
+
+/** A non-negative decimal byte count, else null. */
+function byteCount(text: string | undefined): number | null {
+  const value = text?.trim();
+  if (!value || !/^\d{1,20}$/.test(value)) return null;
+  const parsed = Number(value);
+  return Number.isSafeInteger(parsed) ? parsed : null;
 }
 
 function decodeEntities(text: string): string {
@@ -112,6 +123,10 @@ export function parseMultistatus(xml: string): DavResource[] {
       if (type && find(type, 'collection')) resource.collection = true;
       const length = find(prop, 'getcontentlength')?.text.trim();
       if (length && /^\d+$/.test(length)) resource.size = Number(length);
+      const available = byteCount(find(prop, 'quota-available-bytes')?.text);
+      if (available !== null) resource.quotaAvailableBytes = available;
+      const used = byteCount(find(prop, 'quota-used-bytes')?.text);
+      if (used !== null) resource.quotaUsedBytes = used;
       const modified = find(prop, 'getlastmodified')?.text.trim();
       if (modified) {
         const date = new Date(modified);

@@ -1,0 +1,38 @@
+import type { AppServer } from '../../../platform/http/create-server.js';
+
+const ALLOWED_HEADERS = [
+  'Content-Type',
+  'Range',
+  'Authorization',
+  'X-Emby-Authorization',
+  'X-Emby-Token',
+  'X-MediaBrowser-Token',
+  'X-SVC-Endpoint-Token',
+].join(', ');
+
+/**
+ * Web players (the portal, Jellyfin/Emby web clients) run on another origin than the play-agent. Their
+ * requests carry the token in a header or the query, never in a cookie, so any origin may call and no
+ * credentials mode is involved: answers say `*` and preflights are answered before sign-in.
+ */
+export function allowBrowserClients(app: AppServer): void {
+  app.addHook('onRequest', async (request, reply) => {
+    if (typeof request.headers.origin !== 'string') return;
+    reply.header('access-control-allow-origin', '*');
+    reply.header(
+      'access-control-expose-headers',
+      'Content-Range, Accept-Ranges, Content-Length, Content-Type',
+    );
+  });
+  app.options(
+    '/*',
+    { config: { auth: { direct: 'player', access: 'anonymous' } } },
+    async (_request, reply) =>
+      reply
+        .status(204)
+        .header('access-control-allow-methods', 'GET, HEAD, POST, DELETE, OPTIONS')
+        .header('access-control-allow-headers', ALLOWED_HEADERS)
+        .header('access-control-max-age', '86400')
+        .send(),
+  );
+}

@@ -1,0 +1,921 @@
+import { sql, type Kysely, type RawBuilder } from 'kysely';
+import {
+  REPORT_PLATFORM_PATTERNS,
+  type ActivityMediaType,
+  type AccountRole,
+  type ReportGranularity,
+  type ReportPlatform,
+  type ReportSort,
+} from '@svc/contracts';
+import type { DatabaseBackend } from '../../../platform/db/index.js';
+import type { UserDatabase } from '../user.db.js';
+
+/** The events a report query counts: occurred_at in [from, to), optionally one media type and one user. */
+export interface EventFilter {
+  from: Date;
+  to: Date;
+  mediaType?: ActivityMediaType | undefined;
+  userId?: string | undefined;
+}
+
+/** Figures of one period of the overview. */
+export interface PeriodSummary {
+  activeUsers: number;
+  playCount: number;
+  watchMs: number;
+  bytes: number;
+  peakConcurrency: number;
+}
+
+type Totals = Omit<PeriodSummary, 'peakConcurrency'>;
+
+export interface TimelineRow {
+  bucket: Date;
+  activeUsers: number;
+  playCount: number;
+  watchMs: number;
+  bytes: number;
+}
+
+/** The concurrency sweep per bucket: sessions starting and ending in it, the highest running count at a start. */
+export interface ConcurrencyRow {
+  bucket: Date;
+  starts: number;
+  ends: number;
+  peak: number | null;
+}
+
+export interface HourRow {
+  hour: Date;
+  playCount: number;
+  watchMs: number;
+}
+
+export interface Figures {
+  playCount: number;
+  watchMs: number;
+  bytes: number;
+  sessions: number;
+}
+
+export interface UserFigures extends Figures {
+  userId: string;
+  /** The account's name, or for a deleted account the name of its latest event in the window. */
+  username: string;
+  deleted: boolean;
+  lastPlayedAt: Date;
+}
+
+export interface MediaFigures extends Figures {
+  mediaId: string;
+  mediaName: string;
+  seriesName: string | null;
+  mediaType: ActivityMediaType;
+  users: number;
+}
+
+export interface InactiveUserRow {
+  id: string;
+  username: string;
+  display_name: string;
+  role: AccountRole;
+  disabled: boolean;
+  created_at: Date;
+  last_played_at: Date | null;
+}
+
+export interface DistributionRow extends Figures {
+  kind: 'client' | 'platform' | 'device';
+  client: string | null;
+  deviceName: string | null;
+  platform: ReportPlatform | null;
+  users: number;
+}
+
+export interface MediaInfo {
+  mediaId: string;
+  mediaName: string;
+  seriesName: string | null;
+  mediaType: ActivityMediaType;
+}
+
+/** Which events of a device drill-down count: one client (optionally one device of it) or one platform. */
+export type DeviceSelector =
+  { client: string; deviceName?: string | undefined } | { platform: ReportPlatform };
+
+export interface UserPlayRow {
+  session_id: string;
+  media_id: string;
+  media_name: string;
+  series_name: string | null;
+  media_type: ActivityMediaType;
+  client: string;
+  device_name: string;
+  platform: ReportPlatform;
+  play_method: string;
+  started_at: Date;
+  last_at: Date;
+  watch_ms: number;
+  bytes: number;
+  position_sec: number | null;
+  runtime_sec: number | null;
+}
+
+export interface UserAnalysisRows {
+  hours: HourRow[];
+  sessions: number;
+  bytes: number;
+  avgCompletionRate: number | null;
+  mediaTypes: { mediaType: ActivityMediaType; playCount: number; watchMs: number }[];
+  platforms: { platform: ReportPlatform; playCount: number; watchMs: number }[];
+  recentPlays: UserPlayRow[];
+  siteWatchMs: number;
+}
+
+export interface AccountInfo {
+  id: string;
+  username: string;
+  display_name: string;
+  role: AccountRole;
+  disabled: boolean;
+}
+
+const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
+
+/** Monday 2000-01-03 00:00 in Shanghai: the origin of half-hour, hour, day and week buckets. */
+const BUCKET_ORIGIN = sql.raw(`timestamptz '2000-01-03 00:00:00+08'`);
+const STRIDES: Record<Exclude<ReportGranularity, 'month'>, string> = {
+  halfHour: '30 minutes',
+  hour: '1 hour',
+  day: '1 day',
+  week: '7 days',
+};
+
+/**
+ * The start of the bucket holding a timestamptz, as a timestamptz. Half hours to weeks with date_bin on the instant
+ * itself (Shanghai has no daylight saving, so a Shanghai day is 24 h from a Shanghai midnight); months with
+ * date_trunc on the Shanghai wall-clock time.
+ */
+export function bucketSql(column: RawBuilder<unknown>, granularity: ReportGranularity): RawBuilder<Date> {
+  if (granularity === 'month') {
+    return sql<Date>`(date_trunc('month', ${column} AT TIME ZONE 'Asia/Shanghai') AT TIME ZONE 'Asia/Shanghai')`;
+  }
+  return sql<Date>`date_bin(${sql.raw(`interval '${STRIDES[granularity]}'`)}, ${column}, ${BUCKET_ORIGIN})`;
+}
+
+/** The platform of an event (REPORT_PLATFORM_PATTERNS, first match, else 'other') from its three text columns. */
+export function platformSql(alias: string): RawBuilder<ReportPlatform> {
+  const text = sql`(${sql.ref(`${alias}.client`)} || ' ' || ${sql.ref(`${alias}.device_name`)} || ' ' || ${sql.ref(`${alias}.user_agent`)})`;
+  const cases = REPORT_PLATFORM_PATTERNS.map(
+    ([platform, pattern]) => sql`WHEN ${text} ~* ${sql.lit(pattern)} THEN ${sql.lit(platform)}`,
+  );
+  return sql<ReportPlatform>`(CASE ${sql.join(cases, sql` `)} ELSE 'other' END)`;
+}
+
+/** The filter as a WHERE condition on the activity_log alias `alias`. */
+function eventsIn(filter: EventFilter, alias = 'a'): RawBuilder<boolean> {
+  const column = (name: string) => sql.ref(`${alias}.${name}`);
+  const parts = [
+    sql`${column('occurred_at')} >= ${filter.from}`,
+    sql`${column('occurred_at')} < ${filter.to}`,
+  ];
+  if (filter.mediaType) parts.push(sql`${column('media_type')} = ${filter.mediaType}`);
+  if (filter.userId) parts.push(sql`${column('user_id')} = ${filter.userId}`);
+  return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
+}
+
+const SORT_COLUMNS: Record<ReportSort, string> = { watchMs: 'watch_ms', playCount: 'plays', bytes: 'bytes' };
+
+/**
+ * At most this many requests fan out over several connections at once; others run their queries one after the
+ * other. A fanning request holds its first connection while it waits for the others, so an unbounded number
+ * of them could take the whole pool (10) and wait for each other.
+ */
+const MAX_FAN_OUTS = 2;
+
+/** Reads the reports from the activity log (docs/report.md). Every method is one consistent snapshot. */
+export class ReportsRepository {
+  private fanOuts = 0;
+
+  constructor(
+    private readonly db: Kysely<UserDatabase>,
+    private readonly backend: DatabaseBackend,
+  ) {}
+
+  /**
+   * Settings of a report transaction: a memory budget, no JIT compilation, a time limit. `hashOnly` keeps the
+   * planner from sorting a whole window for a GROUP BY by session and device: it cannot know that the device
+   * columns are constant within a session, estimates five times the real number of groups and would sort
+   * (several times slower than hashing the groups that really exist).
+   */
+  private settings(hashOnly = false): string {
+    // A month's hash aggregates fit in 64 MB. The embedded database keeps its WebAssembly memory once grown,
+    // so it gets less. JIT compilation costs more than it saves on these short aggregates.
+    const workMem = this.backend === 'postgres' ? '64MB' : '32MB';
+    return [
+      `SET LOCAL work_mem = '${workMem}'`,
+      'SET LOCAL jit = off',
+      "SET LOCAL statement_timeout = '60s'",
+      ...(hashOnly ? ['SET LOCAL enable_sort = off'] : []),
+    ].join('; ');
+  }
+
+  /** Runs report queries in one read-only snapshot (repeatable read). */
+  private read<T>(
+    work: (db: Kysely<UserDatabase>) => Promise<T>,
+    options: { hashOnly?: boolean } = {},
+  ): Promise<T> {
+    return this.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .setAccessMode('read only')
+      .execute(async (trx) => {
+        await sql.raw(this.settings(options.hashOnly)).execute(trx);
+        return work(trx);
+      });
+  }
+
+  /**
+   * Runs independent report queries over one snapshot. On PostgreSQL each runs on its own connection (the first
+   * transaction exports its snapshot, the others import it), so they use several cores and still see exactly
+   * the same rows; the embedded database has one session and runs them one after the other.
+   */
+  private async readAll<T extends readonly unknown[]>(works: {
+    [K in keyof T]: (db: Kysely<UserDatabase>) => Promise<T[K]>;
+  }): Promise<T> {
+    const list = works as readonly ((db: Kysely<UserDatabase>) => Promise<unknown>)[];
+    if (this.backend !== 'postgres' || list.length < 2 || this.fanOuts >= MAX_FAN_OUTS) {
+      return this.read(async (db) => {
+        const results: unknown[] = [];
+        for (const work of list) results.push(await work(db));
+        return results as unknown as T;
+      });
+    }
+    this.fanOuts += 1;
+    try {
+      return await this.fanOut(list);
+    } finally {
+      this.fanOuts -= 1;
+    }
+  }
+
+  private fanOut<T>(list: readonly ((db: Kysely<UserDatabase>) => Promise<unknown>)[]): Promise<T> {
+    return this.read(async (first) => {
+      const exported = await sql<{ id: string }>`SELECT pg_export_snapshot() AS id`.execute(first);
+      const snapshot = exported.rows[0]!.id;
+      if (!/^[0-9A-F-]+$/i.test(snapshot)) throw new Error(`unexpected snapshot id ${snapshot}`);
+      const results = await Promise.all(
+        list.map((work, index) =>
+          index === 0
+            ? work(first)
+            : this.db
+                .transaction()
+                .setIsolationLevel('repeatable read')
+                .setAccessMode('read only')
+                .execute(async (trx) => {
+                  await sql.raw(`SET TRANSACTION SNAPSHOT '${snapshot}'`).execute(trx);
+                  await sql.raw(this.settings()).execute(trx);
+                  return work(trx);
+                }),
+        ),
+      );
+      return results as unknown as T;
+    });
+  }
+
+  /**
+   * The overview's figures for the window [from, to) and the previous period [previousFrom, from): per period
+   * one aggregate by user (active users, plays, watch, bytes) and the concurrency sweep (see concurrency()).
+   */
+  async summary(
+    filter: EventFilter,
+    previousFrom: Date,
+  ): Promise<{ current: PeriodSummary; previous: PeriodSummary }> {
+    const previous: EventFilter = { ...filter, from: previousFrom, to: filter.from };
+    const [currentTotals, currentPeak, previousTotals, previousPeak] = await this.readAll<
+      [Totals, number, Totals, number]
+    >([
+      (db) => this.totals(db, filter),
+      (db) => this.peak(db, filter),
+      (db) => this.totals(db, previous),
+      (db) => this.peak(db, previous),
+    ]);
+    return {
+      current: { ...currentTotals, peakConcurrency: currentPeak },
+      previous: { ...previousTotals, peakConcurrency: previousPeak },
+    };
+  }
+
+  private async totals(db: Kysely<UserDatabase>, filter: EventFilter): Promise<Totals> {
+    const result = await sql<{
+      users: number;
+      plays: number | null;
+      watch_ms: number | null;
+      bytes: number | null;
+    }>`
+      SELECT count(*) AS users, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
+             sum(bytes)::bigint AS bytes
+      FROM (
+        SELECT a.user_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+               sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes
+        FROM activity_log a
+        WHERE ${eventsIn(filter)}
+        GROUP BY a.user_id
+      ) per_user
+    `.execute(db);
+    const row = result.rows[0];
+    return {
+      activeUsers: num(row?.users),
+      playCount: num(row?.plays),
+      watchMs: num(row?.watch_ms),
+      bytes: num(row?.bytes),
+    };
+  }
+
+  /**
+   * The most sessions playing at one instant: each session (session_id) plays from its first to its last event
+   * in the window; +1 at the first, -1 at the last, ordered by time with +1 first at equal times; the peak is
+   * the highest running sum.
+   */
+  private async peak(db: Kysely<UserDatabase>, filter: EventFilter): Promise<number> {
+    const result = await sql<{ peak: number | null }>`
+      WITH s AS (
+        SELECT min(a.occurred_at) AS first_at, max(a.occurred_at) AS last_at
+        FROM activity_log a
+        WHERE ${eventsIn(filter)}
+        GROUP BY a.session_id
+      )
+      SELECT max(running) AS peak
+      FROM (
+        SELECT sum(d) OVER (ORDER BY t, d DESC ROWS UNBOUNDED PRECEDING) AS running
+        FROM (SELECT first_at AS t, 1 AS d FROM s UNION ALL SELECT last_at AS t, -1 AS d FROM s) points
+      ) r
+    `.execute(db);
+    return num(result.rows[0]?.peak);
+  }
+
+  /** Per bucket: distinct users, plays, watch and bytes (buckets without events are absent). */
+  async timeline(filter: EventFilter, granularity: ReportGranularity): Promise<TimelineRow[]> {
+    return this.read(async (db) => {
+      const result = await sql<{
+        bucket: Date;
+        users: number;
+        plays: number;
+        watch_ms: number;
+        bytes: number;
+      }>`
+        SELECT bucket, count(*) AS users, sum(plays)::bigint AS plays,
+               sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes
+        FROM (
+          SELECT ${bucketSql(sql.ref('a.occurred_at'), granularity)} AS bucket, a.user_id,
+                 count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+                 sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes
+          FROM activity_log a
+          WHERE ${eventsIn(filter)}
+          GROUP BY 1, a.user_id
+        ) per_user
+        GROUP BY bucket
+      `.execute(db);
+      return result.rows.map((row) => ({
+        bucket: new Date(row.bucket),
+        activeUsers: num(row.users),
+        playCount: num(row.plays),
+        watchMs: num(row.watch_ms),
+        bytes: num(row.bytes),
+      }));
+    });
+  }
+
+  /** The concurrency sweep (see summary) grouped by the bucket of each point. */
+  async concurrency(filter: EventFilter, granularity: ReportGranularity): Promise<ConcurrencyRow[]> {
+    return this.read(async (db) => {
+      const result = await sql<{ bucket: Date; starts: number; ends: number; peak: number | null }>`
+        WITH s AS (
+          SELECT min(a.occurred_at) AS first_at, max(a.occurred_at) AS last_at
+          FROM activity_log a
+          WHERE ${eventsIn(filter)}
+          GROUP BY a.session_id
+        ),
+        points AS (
+          SELECT first_at AS t, 1 AS d FROM s
+          UNION ALL
+          SELECT last_at AS t, -1 AS d FROM s
+        ),
+        running AS (
+          SELECT t, d, sum(d) OVER (ORDER BY t, d DESC ROWS UNBOUNDED PRECEDING) AS running FROM points
+        )
+        SELECT ${bucketSql(sql.ref('t'), granularity)} AS bucket,
+               count(*) FILTER (WHERE d = 1) AS starts, count(*) FILTER (WHERE d = -1) AS ends,
+               max(running) FILTER (WHERE d = 1) AS peak
+        FROM running
+        GROUP BY 1
+      `.execute(db);
+      return result.rows.map((row) => ({
+        bucket: new Date(row.bucket),
+        starts: num(row.starts),
+        ends: num(row.ends),
+        peak: row.peak === null ? null : num(row.peak),
+      }));
+    });
+  }
+
+  /** Plays and watch per clock hour (buckets without events are absent). */
+  async hours(filter: EventFilter): Promise<HourRow[]> {
+    return this.read(async (db) => {
+      const result = await sql<{ hour: Date; plays: number; watch_ms: number }>`
+        SELECT ${bucketSql(sql.ref('a.occurred_at'), 'hour')} AS hour,
+               count(*) FILTER (WHERE a.event_type = 'start') AS plays, sum(a.duration_ms)::bigint AS watch_ms
+        FROM activity_log a
+        WHERE ${eventsIn(filter)}
+        GROUP BY 1
+      `.execute(db);
+      return result.rows.map((row) => ({
+        hour: new Date(row.hour),
+        playCount: num(row.plays),
+        watchMs: num(row.watch_ms),
+      }));
+    });
+  }
+
+  /**
+   * The user ranking: `limit` users by `sort` descending, then user id. The ranking needs one aggregate by user;
+   * the distinct sessions are counted afterwards for the ranked users only.
+   */
+  async topUsers(filter: EventFilter, sort: ReportSort, limit: number): Promise<UserFigures[]> {
+    return this.read(async (db) => {
+      const result = await sql<UserFiguresRow>`
+        WITH ranked AS (
+          SELECT a.user_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+                 sum(a.duration_ms)::bigint AS watch_ms, sum(a.bytes_delta)::bigint AS bytes,
+                 max(a.occurred_at) AS last_at
+          FROM activity_log a
+          WHERE ${eventsIn(filter)}
+          GROUP BY a.user_id
+          ORDER BY ${sql.ref(SORT_COLUMNS[sort])} DESC, a.user_id
+          LIMIT ${limit}
+        ),
+        sessions AS (
+          SELECT user_id, count(*) AS sessions
+          FROM (
+            SELECT DISTINCT a.user_id, a.session_id FROM activity_log a
+            WHERE ${eventsIn(filter)} AND a.user_id IN (SELECT user_id FROM ranked)
+          ) d
+          GROUP BY user_id
+        ),
+        per_user AS (
+          SELECT ranked.*, sessions.sessions FROM ranked JOIN sessions USING (user_id)
+        )
+        SELECT per_user.*, ${this.nameOf(filter)}
+        FROM per_user LEFT JOIN users u ON u.id = per_user.user_id
+        ORDER BY ${sql.ref(`per_user.${SORT_COLUMNS[sort]}`)} DESC, per_user.user_id
+      `.execute(db);
+      return result.rows.map(toUserFigures);
+    });
+  }
+
+  /**
+   * The name columns of a user row: the account's name, or for a deleted account the name its latest event in
+   * the window was stored with (one probe of the (user_id, occurred_at) index, only for deleted accounts).
+   */
+  private nameOf(filter: EventFilter): RawBuilder<unknown> {
+    return sql`(u.id IS NULL) AS deleted,
+      CASE WHEN u.id IS NOT NULL THEN u.username ELSE (
+        SELECT e.username FROM activity_log e
+        WHERE e.user_id = per_user.user_id AND ${eventsIn(filter, 'e')}
+        ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1
+      ) END AS username`;
+  }
+
+  /**
+   * The item ranking: `limit` items by `sort` descending, then media id; names from each item's latest event.
+   * Distinct sessions and users are counted afterwards for the ranked items only.
+   */
+  async topMedia(filter: EventFilter, sort: ReportSort, limit: number): Promise<MediaFigures[]> {
+    return this.read(async (db) => {
+      const result = await sql<{
+        media_id: string;
+        sessions: number;
+        users: number;
+        plays: number;
+        watch_ms: number;
+        bytes: number;
+        media_name: string;
+        series_name: string | null;
+        media_type: ActivityMediaType;
+      }>`
+        WITH ranked AS (
+          SELECT a.media_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+                 sum(a.duration_ms)::bigint AS watch_ms, sum(a.bytes_delta)::bigint AS bytes
+          FROM activity_log a
+          WHERE ${eventsIn(filter)}
+          GROUP BY a.media_id
+          ORDER BY ${sql.ref(SORT_COLUMNS[sort])} DESC, a.media_id COLLATE "C"
+          LIMIT ${limit}
+        ),
+        audience AS (
+          SELECT media_id, count(DISTINCT session_id) AS sessions, count(DISTINCT user_id) AS users
+          FROM (
+            SELECT DISTINCT a.media_id, a.session_id, a.user_id FROM activity_log a
+            WHERE ${eventsIn(filter)} AND a.media_id IN (SELECT media_id FROM ranked)
+          ) d
+          GROUP BY media_id
+        )
+        SELECT ranked.*, audience.sessions, audience.users, latest.media_name, latest.series_name, latest.media_type
+        FROM ranked
+        JOIN audience USING (media_id)
+        CROSS JOIN LATERAL (
+          SELECT e.media_name, e.series_name, e.media_type FROM activity_log e
+          WHERE e.media_id = ranked.media_id AND ${eventsIn(filter, 'e')}
+          ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1
+        ) latest
+        ORDER BY ${sql.ref(`ranked.${SORT_COLUMNS[sort]}`)} DESC, ranked.media_id COLLATE "C"
+      `.execute(db);
+      return result.rows.map((row) => ({
+        mediaId: row.media_id,
+        mediaName: row.media_name,
+        seriesName: row.series_name,
+        mediaType: row.media_type,
+        playCount: num(row.plays),
+        watchMs: num(row.watch_ms),
+        bytes: num(row.bytes),
+        sessions: num(row.sessions),
+        users: num(row.users),
+      }));
+    });
+  }
+
+  /** Accounts without an event in the window (filters apply), by lower-case name then id, one page. */
+  async inactiveUsers(
+    filter: EventFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: InactiveUserRow[]; total: number }> {
+    return this.read(async (db) => {
+      const userOnly = filter.userId ? sql`AND u.id = ${filter.userId}` : sql``;
+      const mediaOnly = filter.mediaType ? sql`AND e.media_type = ${filter.mediaType}` : sql``;
+      const result = await sql<InactiveUserRow & { total: number }>`
+        WITH inactive AS (
+          SELECT u.id, u.username, u.display_name, u.role, u.disabled, u.created_at, count(*) OVER () AS total
+          FROM users u
+          WHERE NOT EXISTS (
+            SELECT 1 FROM activity_log a WHERE a.user_id = u.id AND ${eventsIn({ ...filter, userId: undefined })}
+          ) ${userOnly}
+          ORDER BY lower(u.username) COLLATE "C", u.id
+          LIMIT ${limit} OFFSET ${offset}
+        )
+        SELECT inactive.*, (
+          SELECT e.occurred_at FROM activity_log e
+          WHERE e.user_id = inactive.id AND e.occurred_at < ${filter.to} ${mediaOnly}
+          ORDER BY e.occurred_at DESC LIMIT 1
+        ) AS last_played_at
+        FROM inactive
+        ORDER BY lower(inactive.username) COLLATE "C", inactive.id
+      `.execute(db);
+      let total = num(result.rows[0]?.total);
+      if (result.rows.length === 0 && offset > 0) {
+        // A page past the end: count on its own.
+        const counted = await sql<{ total: number }>`
+          SELECT count(*) AS total FROM users u
+          WHERE NOT EXISTS (
+            SELECT 1 FROM activity_log a WHERE a.user_id = u.id AND ${eventsIn({ ...filter, userId: undefined })}
+          ) ${userOnly}
+        `.execute(db);
+        total = num(counted.rows[0]?.total);
+      }
+      return {
+        total,
+        rows: result.rows.map(({ total: _total, ...row }) => ({
+          ...row,
+          created_at: new Date(row.created_at),
+          last_played_at: row.last_played_at === null ? null : new Date(row.last_played_at),
+        })),
+      };
+    });
+  }
+
+  /**
+   * Clients, platforms and devices (client + device name) with distinct users and sessions, plays, watch and
+   * bytes. The window is grouped once by (client, device, user agent, user, session); the platform is derived
+   * once per distinct (client, device, user agent).
+   */
+  async distribution(filter: EventFilter): Promise<DistributionRow[]> {
+    return this.read(
+      async (db) => {
+        const result = await sql<{
+          g_client: number;
+          g_platform: number;
+          g_device: number;
+          client: string | null;
+          platform: ReportPlatform | null;
+          device_name: string | null;
+          users: number;
+          sessions: number;
+          plays: number;
+          watch_ms: number;
+          bytes: number;
+        }>`
+        WITH ${this.sessionsByDevice(filter)}
+        SELECT GROUPING(client) AS g_client, GROUPING(platform) AS g_platform, GROUPING(device_name) AS g_device,
+               client, platform, device_name,
+               count(DISTINCT user_id) AS users, count(DISTINCT session_id) AS sessions,
+               sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes
+        FROM by_device
+        GROUP BY GROUPING SETS ((client), (platform), (client, device_name))
+      `.execute(db);
+        return result.rows.map((row) => ({
+          kind: num(row.g_device) === 0 ? 'device' : num(row.g_client) === 0 ? 'client' : 'platform',
+          client: num(row.g_client) === 0 ? row.client : null,
+          deviceName: num(row.g_device) === 0 ? row.device_name : null,
+          platform: num(row.g_platform) === 0 ? row.platform : null,
+          users: num(row.users),
+          sessions: num(row.sessions),
+          playCount: num(row.plays),
+          watchMs: num(row.watch_ms),
+          bytes: num(row.bytes),
+        }));
+      },
+      { hashOnly: true },
+    );
+  }
+
+  /** CTEs `per_session` and `by_device`: the window grouped by device, user and session, with the platform. */
+  private sessionsByDevice(filter: EventFilter): RawBuilder<unknown> {
+    return sql`per_session AS MATERIALIZED (
+        SELECT a.client, a.device_name, a.user_agent, a.user_id, a.session_id,
+               count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+               sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes, max(a.occurred_at) AS last_at
+        FROM activity_log a
+        WHERE ${eventsIn(filter)}
+        GROUP BY a.client, a.device_name, a.user_agent, a.user_id, a.session_id
+      ),
+      kinds AS (
+        SELECT d.client, d.device_name, d.user_agent, ${platformSql('d')} AS platform
+        FROM (SELECT DISTINCT client, device_name, user_agent FROM per_session) d
+      ),
+      by_device AS (
+        SELECT per_session.*, kinds.platform
+        FROM per_session JOIN kinds USING (client, device_name, user_agent)
+      )`;
+  }
+
+  /**
+   * The users of a client (and device) or platform in the window: one page by watch descending, then id. For a
+   * platform, the distinct (client, device, user agent) of the window are classified first and their events
+   * read in a second pass.
+   */
+  async deviceUsers(
+    filter: EventFilter,
+    selector: DeviceSelector,
+    offset: number,
+    limit: number,
+  ): Promise<{ rows: UserFigures[]; total: number }> {
+    const matching =
+      'platform' in selector
+        ? sql`JOIN (
+            SELECT d.client, d.device_name, d.user_agent
+            FROM (
+              -- OFFSET 0 keeps the pattern match on the few distinct devices, out of the scan of every event.
+              SELECT DISTINCT a.client, a.device_name, a.user_agent FROM activity_log a WHERE ${eventsIn(filter)}
+              OFFSET 0
+            ) d
+            WHERE ${platformSql('d')} = ${selector.platform}
+          ) kinds ON kinds.client = a.client AND kinds.device_name = a.device_name AND kinds.user_agent = a.user_agent
+          WHERE ${eventsIn(filter)}`
+        : selector.deviceName !== undefined
+          ? sql`WHERE ${eventsIn(filter)} AND a.client = ${selector.client} AND a.device_name = ${selector.deviceName}`
+          : sql`WHERE ${eventsIn(filter)} AND a.client = ${selector.client}`;
+    return this.read(
+      async (db) => {
+        const result = await sql<UserFiguresRow & { total: number }>`
+        WITH per_user AS (
+          SELECT user_id, count(*) AS sessions, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
+                 sum(bytes)::bigint AS bytes, max(last_at) AS last_at, count(*) OVER () AS total
+          FROM (
+            SELECT a.user_id, a.session_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+                   sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes, max(a.occurred_at) AS last_at
+            FROM activity_log a
+            ${matching}
+            GROUP BY a.user_id, a.session_id
+          ) per_session
+          GROUP BY user_id
+          ORDER BY watch_ms DESC, user_id
+          LIMIT ${limit} OFFSET ${offset}
+        )
+        SELECT per_user.*, ${this.nameOf(filter)}
+        FROM per_user LEFT JOIN users u ON u.id = per_user.user_id
+        ORDER BY per_user.watch_ms DESC, per_user.user_id
+      `.execute(db);
+        let total = num(result.rows[0]?.total);
+        if (result.rows.length === 0 && offset > 0) {
+          const counted = await sql<{ total: number }>`
+          SELECT count(DISTINCT a.user_id) AS total FROM activity_log a ${matching}
+        `.execute(db);
+          total = num(counted.rows[0]?.total);
+        }
+        return { rows: result.rows.map(toUserFigures), total };
+      },
+      { hashOnly: true },
+    );
+  }
+
+  /** One item's watchers in the window (one page by watch descending, then id) and the item as last seen. */
+  async mediaWatchers(
+    filter: EventFilter,
+    mediaId: string,
+    offset: number,
+    limit: number,
+  ): Promise<{ media: MediaInfo | null; rows: UserFigures[]; total: number }> {
+    return this.read(async (db) => {
+      const media = await sql<{
+        media_name: string;
+        series_name: string | null;
+        media_type: ActivityMediaType;
+      }>`
+        SELECT e.media_name, e.series_name, e.media_type FROM activity_log e
+        WHERE e.media_id = ${mediaId} AND ${eventsIn(filter, 'e')}
+        ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1
+      `.execute(db);
+      const item = media.rows[0];
+      if (!item) return { media: null, rows: [], total: 0 };
+      const result = await sql<UserFiguresRow & { total: number }>`
+        WITH per_user AS (
+          SELECT user_id, count(*) AS sessions, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
+                 sum(bytes)::bigint AS bytes, max(last_at) AS last_at, count(*) OVER () AS total
+          FROM (
+            SELECT a.user_id, a.session_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+                   sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes, max(a.occurred_at) AS last_at
+            FROM activity_log a
+            WHERE a.media_id = ${mediaId} AND ${eventsIn(filter)}
+            GROUP BY a.user_id, a.session_id
+          ) per_session
+          GROUP BY user_id
+          ORDER BY watch_ms DESC, user_id
+          LIMIT ${limit} OFFSET ${offset}
+        )
+        SELECT per_user.*, ${this.nameOf(filter)}
+        FROM per_user LEFT JOIN users u ON u.id = per_user.user_id
+        ORDER BY per_user.watch_ms DESC, per_user.user_id
+      `.execute(db);
+      let total = num(result.rows[0]?.total);
+      if (result.rows.length === 0 && offset > 0) {
+        const counted = await sql<{ total: number }>`
+          SELECT count(DISTINCT a.user_id) AS total FROM activity_log a
+          WHERE a.media_id = ${mediaId} AND ${eventsIn(filter)}
+        `.execute(db);
+        total = num(counted.rows[0]?.total);
+      }
+      return {
+        media: {
+          mediaId,
+          mediaName: item.media_name,
+          seriesName: item.series_name,
+          mediaType: item.media_type,
+        },
+        rows: result.rows.map(toUserFigures),
+        total,
+      };
+    });
+  }
+
+  /** The account with that id, and (for a deleted account) the name of its latest event; null when neither. */
+  async findUser(userId: string): Promise<{ account: AccountInfo | null; eventName: string | null } | null> {
+    return this.read(async (db) => {
+      const account = await db
+        .selectFrom('users')
+        .select(['id', 'username', 'display_name', 'role', 'disabled'])
+        .where('id', '=', userId)
+        .executeTakeFirst();
+      if (account) return { account, eventName: null };
+      const latest = await db
+        .selectFrom('activity_log')
+        .select('username')
+        .where('user_id', '=', userId)
+        .orderBy('occurred_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .executeTakeFirst();
+      return latest ? { account: null, eventName: latest.username } : null;
+    });
+  }
+
+  /** Everything of the single-user analysis over [from, to), in one snapshot. */
+  async userAnalysis(userId: string, from: Date, to: Date): Promise<UserAnalysisRows> {
+    const filter: EventFilter = { from, to, userId };
+    const [hours, totals, completion, mediaTypes, platforms, recent, site] = await this.readAll([
+      (db) =>
+        sql<{ hour: Date; plays: number; watch_ms: number }>`
+        SELECT ${bucketSql(sql.ref('a.occurred_at'), 'hour')} AS hour,
+               count(*) FILTER (WHERE a.event_type = 'start') AS plays, sum(a.duration_ms)::bigint AS watch_ms
+        FROM activity_log a WHERE ${eventsIn(filter)} GROUP BY 1
+      `.execute(db),
+      (db) =>
+        sql<{ sessions: number; bytes: number | null }>`
+        SELECT count(DISTINCT a.session_id) AS sessions, sum(a.bytes_delta)::bigint AS bytes
+        FROM activity_log a WHERE ${eventsIn(filter)}
+      `.execute(db),
+      (db) =>
+        sql<{ rate: number | null }>`
+        SELECT avg(least(1.0, position_sec / runtime_sec)) AS rate
+        FROM (
+          SELECT DISTINCT ON (a.session_id) a.position_sec, a.runtime_sec
+          FROM activity_log a WHERE ${eventsIn(filter)}
+          ORDER BY a.session_id, a.occurred_at DESC, a.id DESC
+        ) latest
+        WHERE position_sec IS NOT NULL AND runtime_sec > 0
+      `.execute(db),
+      (db) =>
+        sql<{ media_type: ActivityMediaType; plays: number; watch_ms: number }>`
+        SELECT a.media_type, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+               sum(a.duration_ms)::bigint AS watch_ms
+        FROM activity_log a WHERE ${eventsIn(filter)} GROUP BY a.media_type
+      `.execute(db),
+      (db) =>
+        sql<{ platform: ReportPlatform; plays: number; watch_ms: number }>`
+        SELECT ${platformSql('a')} AS platform, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
+               sum(a.duration_ms)::bigint AS watch_ms
+        FROM activity_log a WHERE ${eventsIn(filter)} GROUP BY 1
+      `.execute(db),
+      (db) =>
+        sql<UserPlayRow>`
+        WITH sessions AS (
+          SELECT a.session_id, min(a.occurred_at) AS started_at, max(a.occurred_at) AS last_at,
+                 sum(a.duration_ms)::bigint AS watch_ms, sum(a.bytes_delta)::bigint AS bytes
+          FROM activity_log a WHERE ${eventsIn(filter)}
+          GROUP BY a.session_id
+          ORDER BY started_at DESC, a.session_id COLLATE "C"
+          LIMIT 50
+        )
+        SELECT sessions.*, latest.*
+        FROM sessions
+        CROSS JOIN LATERAL (
+          SELECT e.media_id, e.media_name, e.series_name, e.media_type, e.client, e.device_name,
+                 ${platformSql('e')} AS platform, e.play_method, e.position_sec, e.runtime_sec
+          FROM activity_log e
+          WHERE e.session_id = sessions.session_id AND ${eventsIn(filter, 'e')}
+          ORDER BY e.occurred_at DESC, e.id DESC LIMIT 1
+        ) latest
+        ORDER BY sessions.started_at DESC, sessions.session_id COLLATE "C"
+      `.execute(db),
+      (db) =>
+        sql<{ watch_ms: number | null }>`
+        SELECT sum(a.duration_ms)::bigint AS watch_ms FROM activity_log a
+        WHERE ${eventsIn({ from, to })}
+      `.execute(db),
+    ] as const);
+    const rate = completion.rows[0]?.rate;
+    return {
+      hours: hours.rows.map((row) => ({
+        hour: new Date(row.hour),
+        playCount: num(row.plays),
+        watchMs: num(row.watch_ms),
+      })),
+      sessions: num(totals.rows[0]?.sessions),
+      bytes: num(totals.rows[0]?.bytes),
+      avgCompletionRate: rate === null || rate === undefined ? null : Number(rate),
+      mediaTypes: mediaTypes.rows.map((row) => ({
+        mediaType: row.media_type,
+        playCount: num(row.plays),
+        watchMs: num(row.watch_ms),
+      })),
+      platforms: platforms.rows.map((row) => ({
+        platform: row.platform,
+        playCount: num(row.plays),
+        watchMs: num(row.watch_ms),
+      })),
+      recentPlays: recent.rows.map((row) => ({
+        ...row,
+        started_at: new Date(row.started_at),
+        last_at: new Date(row.last_at),
+        watch_ms: num(row.watch_ms),
+        bytes: num(row.bytes),
+        position_sec: row.position_sec === null ? null : Number(row.position_sec),
+        runtime_sec: row.runtime_sec === null ? null : Number(row.runtime_sec),
+      })),
+      siteWatchMs: num(site.rows[0]?.watch_ms),
+    };
+  }
+}
+
+interface UserFiguresRow {
+  user_id: string;
+  username: string;
+  deleted: boolean;
+  sessions: number;
+  plays: number;
+  watch_ms: number;
+  bytes: number;
+  last_at: Date;
+}
+
+function toUserFigures(row: UserFiguresRow): UserFigures {
+  return {
+    userId: row.user_id,
+    username: row.username,
+    deleted: row.deleted,
+    playCount: num(row.plays),
+    watchMs: num(row.watch_ms),
+    bytes: num(row.bytes),
+    sessions: num(row.sessions),
+    lastPlayedAt: new Date(row.last_at),
+  };
+}

@@ -1,0 +1,190 @@
+import { useEffect } from 'react';
+import { ActionIcon, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import { IconFolder, IconX } from '@tabler/icons-react';
+import { createLibraryRequestSchema, LIBRARY_TYPES, librarySchema, type Library } from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../../api/hooks.js';
+import { zodValidate } from '../../forms/zod-form.js';
+import { ErrorAlert } from '../../shell/error-alert.js';
+import { toMediaPath } from '../storage/mount-path.js';
+import {
+  addSources,
+  emptyLibraryValues,
+  libraryToValues,
+  sourceKey,
+  toCreateLibraryRequest,
+  toUpdateLibraryRequest,
+  type LibraryFormValues,
+} from './library-form.js';
+import { sourceLabel, useMountLabels } from './mount-labels.js';
+import { SourcePicker } from './source-picker.js';
+
+/** Create a library, or change one (`library` given): name, type (fixed once created) and source folders. */
+export function LibraryFormModal({
+  opened,
+  library,
+  onClose,
+  onSaved,
+}: {
+  opened: boolean;
+  library?: Library | undefined;
+  onClose: () => void;
+  onSaved?: (library: Library) => void;
+}) {
+  const { t } = useTranslation('libraries');
+  const labels = useMountLabels();
+  const form = useForm<LibraryFormValues>({
+    mode: 'controlled',
+    initialValues: emptyLibraryValues(),
+    validate: zodValidate(createLibraryRequestSchema, toCreateLibraryRequest),
+  });
+  const { setValues, clearErrors } = form;
+  useEffect(() => {
+    if (!opened) return;
+    setValues(library ? libraryToValues(library) : emptyLibraryValues());
+    clearErrors();
+  }, [opened, library, setValues, clearErrors]);
+
+  const save = useApiMutation(
+    (api, values: LibraryFormValues) =>
+      library
+        ? api(`/api/media/libraries/${library.id}`, {
+            method: 'PATCH',
+            body: toUpdateLibraryRequest(values, library),
+            schema: librarySchema,
+          })
+        : api('/api/media/libraries', {
+            method: 'POST',
+            body: toCreateLibraryRequest(values),
+            schema: librarySchema,
+          }),
+    ['/api/media/libraries'],
+  );
+  const close = () => {
+    save.reset();
+    onClose();
+  };
+
+  const sourceErrors = Object.entries(form.errors)
+    .filter(([key]) => key === 'sources' || key.startsWith('sources.'))
+    .map(([key, message]) =>
+      // The list itself is only ever too short or has a folder twice: say so in the page's words.
+      key === 'sources'
+        ? t('form.sourcesRequired')
+        : typeof message === 'string'
+          ? message
+          : t('form.invalidSource'),
+    );
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      size="xl"
+      title={library ? t('form.editTitle', { name: library.name }) : t('form.createTitle')}
+    >
+      <form
+        noValidate
+        data-testid="library-form"
+        onSubmit={form.onSubmit((values) => {
+          if (library && Object.keys(toUpdateLibraryRequest(values, library)).length === 0) {
+            close();
+            return;
+          }
+          save.mutate(values, {
+            onSuccess: (saved) => {
+              notifications.show({
+                color: 'green',
+                message: t(library ? 'form.saved' : 'form.created', { name: saved.name }),
+              });
+              close();
+              onSaved?.(saved);
+            },
+          });
+        })}
+      >
+        <Stack gap="sm">
+          <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+            <TextInput
+              label={t('form.name')}
+              required
+              data-autofocus
+              data-testid="library-name"
+              {...form.getInputProps('name')}
+            />
+            <Select
+              label={t('form.type')}
+              description={library ? t('form.typeFixed') : undefined}
+              data={LIBRARY_TYPES.map((type) => ({ value: type, label: t(`type.${type}`) }))}
+              allowDeselect={false}
+              disabled={Boolean(library)}
+              data-testid="library-type"
+              {...form.getInputProps('type')}
+            />
+          </SimpleGrid>
+          <Stack gap={6}>
+            <Text size="sm" fw={500}>
+              {t('form.sources')}
+            </Text>
+            {form.values.sources.length === 0 ? (
+              <Text size="sm" c="dimmed">
+                {t('form.noSources')}
+              </Text>
+            ) : (
+              <Stack gap={4} data-testid="library-sources">
+                {form.values.sources.map((source, index) => (
+                  <Group key={sourceKey(source)} gap="xs" wrap="nowrap" data-testid="library-source">
+                    <IconFolder size={16} aria-hidden />
+                    <Text size="sm" style={{ flex: 1, wordBreak: 'break-all' }}>
+                      {sourceLabel({ mountId: source.mountId, path: toMediaPath(source.path) }, labels)}
+                      <Text span size="xs" c="dimmed">
+                        {' '}
+                        · {source.nodeId}
+                      </Text>
+                    </Text>
+                    <ActionIcon
+                      variant="subtle"
+                      color="red"
+                      aria-label={t('form.removeSource', { path: toMediaPath(source.path) })}
+                      onClick={() => form.removeListItem('sources', index)}
+                      data-testid="library-source-remove"
+                    >
+                      <IconX size={16} />
+                    </ActionIcon>
+                  </Group>
+                ))}
+              </Stack>
+            )}
+            {sourceErrors.map((message) => (
+              <Text key={message} size="xs" c="red" role="alert">
+                {message}
+              </Text>
+            ))}
+            {library && (
+              <Text size="xs" c="dimmed">
+                {t('form.sourcesHint')}
+              </Text>
+            )}
+          </Stack>
+          <SourcePicker
+            onAdd={(added) => {
+              form.setFieldValue('sources', addSources(form.values.sources, added));
+              form.clearFieldError('sources');
+            }}
+          />
+          {save.isError && <ErrorAlert error={save.error} />}
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={close}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending} data-testid="library-save">
+              {t('common:save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

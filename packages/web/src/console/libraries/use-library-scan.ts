@@ -1,0 +1,96 @@
+import { useCallback, useEffect, useState } from 'react';
+import { notifications } from '@mantine/notifications';
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  libraryScanResponseSchema,
+  scanStatusSchema,
+  type LibraryScanResponse,
+  type ScanMode,
+  type ScanStatus,
+} from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../api/client.js';
+import { useApiMutation, useApiQuery } from '../../api/hooks.js';
+import { useSession } from '../../session/session.js';
+import { useErrorText } from '../../shell/error-alert.js';
+import { invalidatePath } from '../storage/storage-query.js';
+import { ACTIVE_POLL_MS, isScanActive, newerScan, scanPollInterval, watchEnded } from './scan-progress.js';
+
+/**
+ * A library's scan: start one, and while one is queued or running poll GET …/scan every second (live
+ * progress); when it ends, the library list, detail and items are fetched again and a toast tells the result.
+ */
+export function useLibraryScan(libraryId: string, libraryName: string, listed: ScanStatus | null) {
+  const { t } = useTranslation('libraries');
+  const errorText = useErrorText();
+  const queryClient = useQueryClient();
+  const { app } = useSession();
+  const path = `/api/media/libraries/${libraryId}/scan`;
+  const [since, setSince] = useState<number | null>(() => (isScanActive(listed) ? Date.now() : null));
+
+  // A scan started elsewhere (another tab, a webhook) shows up in the list: watch it too.
+  const listedActive = isScanActive(listed);
+  useEffect(() => {
+    if (listedActive) setSince((current) => current ?? Date.now());
+  }, [listedActive, listed?.id]);
+
+  const query = useApiQuery<LibraryScanResponse>(path, {
+    schema: libraryScanResponseSchema,
+    enabled: since !== null,
+    refetchInterval: (current) =>
+      since !== null && current.state.dataUpdatedAt < since
+        ? ACTIVE_POLL_MS
+        : scanPollInterval(current.state.data),
+  });
+
+  useEffect(() => {
+    if (since === null || !watchEnded(query.data, query.dataUpdatedAt, since)) return;
+    setSince(null);
+    void invalidatePath(queryClient, app, '/api/media/libraries');
+    const scan = query.data?.scan;
+    if (!scan) return;
+    notifications.show(
+      scan.state === 'succeeded'
+        ? {
+            color: scan.error ? 'yellow' : 'green',
+            message: t('scan.finished', {
+              name: libraryName,
+              added: scan.itemsAdded,
+              updated: scan.itemsUpdated,
+              removed: scan.itemsRemoved,
+            }),
+          }
+        : { color: 'red', message: t('scan.failedToast', { name: libraryName }) },
+    );
+  }, [since, query.data, query.dataUpdatedAt, queryClient, app, t, libraryName]);
+
+  const start = useApiMutation((api, mode: ScanMode) =>
+    api(path, { method: 'POST', body: { mode }, schema: scanStatusSchema }),
+  );
+  const startScan = useCallback(
+    (mode: ScanMode) =>
+      start.mutate(mode, {
+        onSuccess: (scan) => {
+          const now = Date.now();
+          queryClient.setQueryData<LibraryScanResponse>([app, path, {}], { scan, pendingTasks: 1 });
+          setSince(now);
+          notifications.show({ color: 'blue', message: t('scan.started', { name: libraryName }) });
+        },
+        onError: (error) => {
+          notifications.show({ color: 'red', message: errorText(error) });
+          // One is running already: show its progress.
+          if (error instanceof ApiError && error.code === 'SCAN_IN_PROGRESS') setSince(Date.now());
+        },
+      }),
+    [start, queryClient, app, path, t, libraryName, errorText],
+  );
+
+  const scan = newerScan(query.data?.scan, listed);
+  return {
+    scan,
+    active: since !== null || isScanActive(scan),
+    pendingTasks: query.data?.pendingTasks ?? 0,
+    startScan,
+    starting: start.isPending,
+  };
+}

@@ -1,0 +1,61 @@
+import { useState } from 'react';
+import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconPlus } from '@tabler/icons-react';
+import { licenseStatusResponseSchema, listNodesResponseSchema } from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../api/hooks.js';
+import { PageHeader } from '../../shell/page-route.js';
+import { QueryState } from '../../shell/query-state.js';
+import { BinariesCard } from './binaries-card.js';
+import { CreateNodeModal } from './create-node-modal.js';
+import { LegacyNodesCard } from './legacy-nodes-card.js';
+import { NodesTable } from './nodes-table.js';
+import { SlotsCard } from './slots-card.js';
+
+/** /console/nodes: the overview cards and every node, refreshed every 10 s so state changes show. */
+export function NodesList() {
+  const { t } = useTranslation('nodes');
+  const [creating, setCreating] = useState(false);
+  const list = useApiQuery('/api/config/nodes', { schema: listNodesResponseSchema, refetchInterval: 10_000 });
+  const licence = useApiQuery('/api/license/status', { schema: licenseStatusResponseSchema });
+
+  return (
+    <>
+      <PageHeader
+        title={t('common:nav.nodes')}
+        actions={
+          <Button
+            leftSection={<IconPlus size={16} />}
+            onClick={() => setCreating(true)}
+            disabled={!list.data}
+            data-testid="node-create-button"
+          >
+            {t('addNode')}
+          </Button>
+        }
+      />
+      <QueryState query={list} skeletonRows={8}>
+        {(data) => (
+          <Stack gap="md">
+            <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
+              <SlotsCard list={data} licence={licence.data} />
+              {data.edition === 'DISTRIBUTED' && <BinariesCard />}
+              {data.edition === 'STANDALONE' && <LegacyNodesCard />}
+            </SimpleGrid>
+            <NodesTable nodes={data.nodes} />
+            <Text size="xs" c="dimmed">
+              {t('autoRefresh')}
+            </Text>
+          </Stack>
+        )}
+      </QueryState>
+      {list.data && (
+        <CreateNodeModal
+          opened={creating}
+          onClose={() => setCreating(false)}
+          context={{ edition: list.data.edition, slotsUsed: list.data.slotsUsed, licence: licence.data }}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,70 @@
+import {
+  IconBooks,
+  IconChartBar,
+  IconDatabase,
+  IconGauge,
+  IconLicense,
+  IconListDetails,
+  IconServer,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { PageEntry } from '../shell/page-registry.js';
+
+export const consolePages: PageEntry[] = [
+  {
+    path: 'dashboard',
+    labelKey: 'nav.dashboard',
+    permission: 'dashboard',
+    icon: IconGauge,
+    load: () => import('./dashboard/dashboard-page.js'),
+  },
+  {
+    path: 'nodes',
+    labelKey: 'nav.nodes',
+    permission: 'node',
+    icon: IconServer,
+    load: () => import('./nodes/nodes-page.js'),
+  },
+  {
+    path: 'users',
+    labelKey: 'nav.users',
+    permission: 'user',
+    icon: IconUsers,
+    load: () => import('./users/users-page.js'),
+  },
+  {
+    path: 'libraries',
+    labelKey: 'nav.libraries',
+    permission: 'library',
+    icon: IconBooks,
+    load: () => import('./libraries/libraries-page.js'),
+  },
+  {
+    path: 'storage',
+    labelKey: 'nav.storage',
+    permission: 'storage',
+    icon: IconDatabase,
+    load: () => import('./storage/storage-page.js'),
+  },
+  {
+    path: 'license',
+    labelKey: 'nav.license',
+    permission: 'license',
+    icon: IconLicense,
+    load: () => import('./license/license-page.js'),
+  },
+  {
+    path: 'reports',
+    labelKey: 'nav.reports',
+    permission: ['reports', 'user'],
+    icon: IconChartBar,
+    load: () => import('./reports/reports-page.js'),
+  },
+  {
+    path: 'audit',
+    labelKey: 'nav.audit',
+    permission: 'audit',
+    icon: IconListDetails,
+    load: () => import('./audit/audit-page.js'),
+  },
+];

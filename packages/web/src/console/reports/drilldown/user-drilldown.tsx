@@ -1,0 +1,193 @@
+import { useMemo, useState, type ReactNode } from 'react';
+import { Alert, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import {
+  REPORT_USER_RANGES,
+  reportUserRangeSchema,
+  reportUserResponseSchema,
+  type ReportUserRange,
+  type ReportUserResponse,
+} from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiQuery } from '../../../api/hooks.js';
+import { formatBytes, formatNumber } from '../../../i18n/format.js';
+import { QueryState } from '../../../shell/query-state.js';
+import { barOption, monthlyOption, shareOption } from '../charts/chart-options.js';
+import { useChartPalette } from '../charts/chart-palette.js';
+import { EChart } from '../charts/echart.js';
+import { formatRatio, formatWatchMs, msToHours, shanghaiDateTime } from '../report-format.js';
+import { REPORTS_PATH } from '../report-queries.js';
+import { useLanguage } from '../use-language.js';
+import { RecentPlays } from './recent-plays.js';
+
+const CHART_HEIGHT = 260;
+
+function Stat({ label, value, testId }: { label: string; value: string; testId: string }) {
+  return (
+    <Paper withBorder p="sm" data-testid={testId}>
+      <Text size="xs" c="dimmed" fw={700} tt="uppercase">
+        {label}
+      </Text>
+      <Text fz="xl" fw={700} data-testid="value">
+        {value}
+      </Text>
+    </Paper>
+  );
+}
+
+function Section({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Paper withBorder p="sm" style={{ minWidth: 0 }}>
+      <Title order={3} size="h5" mb="xs">
+        {title}
+      </Title>
+      {children}
+    </Paper>
+  );
+}
+
+function UserAnalysis({ data }: { data: ReportUserResponse }) {
+  const { t } = useTranslation('reports');
+  const language = useLanguage();
+  const palette = useChartPalette();
+  const { totals } = data;
+  const charts = useMemo(() => {
+    const watchHours = t('drill.watchHours');
+    const playCount = t('drill.plays');
+    return {
+      monthly: monthlyOption(data.monthly, { watchHours, playCount }, palette),
+      hourly: barOption(
+        Array.from({ length: 24 }, (_, hour) => String(hour).padStart(2, '0')),
+        data.hourlyPlayCount,
+        playCount,
+        palette.series[0],
+        true,
+      ),
+      weekday: barOption(
+        t('drill.weekdays', { returnObjects: true }) as string[],
+        data.weekdayWatchMs.map(msToHours),
+        watchHours,
+        palette.series[1],
+      ),
+      mediaTypes: shareOption(
+        data.mediaTypes.map((entry) => ({
+          name: t(`mediaTypes.${entry.mediaType}`),
+          value: msToHours(entry.watchMs),
+        })),
+        watchHours,
+      ),
+      platforms: shareOption(
+        data.platforms.map((entry) => ({
+          name: t(`platforms.${entry.platform}`),
+          value: msToHours(entry.watchMs),
+        })),
+        watchHours,
+      ),
+    };
+  }, [data, t, palette]);
+
+  return (
+    <Stack gap="md">
+      {data.user.deleted && (
+        <Alert color="gray" data-testid="user-deleted">
+          {t('drill.deletedAccount')}
+        </Alert>
+      )}
+      <Text size="xs" c="dimmed">
+        {t('windowShown', { from: shanghaiDateTime(data.range.from), to: shanghaiDateTime(data.range.to) })}
+      </Text>
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="sm">
+        <Stat
+          label={t('drill.cumulativeWatch')}
+          value={formatWatchMs(totals.watchMs, language)}
+          testId="user-stat-watch"
+        />
+        <Stat label={t('drill.activeDays')} value={formatNumber(totals.activeDays)} testId="user-stat-days" />
+        <Stat
+          label={t('drill.avgCompletion')}
+          value={formatRatio(totals.avgCompletionRate, language)}
+          testId="user-stat-completion"
+        />
+        <Stat
+          label={t('drill.siteShare')}
+          value={formatRatio(totals.siteShare, language)}
+          testId="user-stat-share"
+        />
+        <Stat label={t('drill.plays')} value={formatNumber(totals.playCount)} testId="user-stat-plays" />
+        <Stat label={t('drill.traffic')} value={formatBytes(totals.bytes)} testId="user-stat-traffic" />
+      </SimpleGrid>
+      <Section title={t('drill.monthly')}>
+        <EChart
+          option={charts.monthly}
+          height={CHART_HEIGHT}
+          label={t('drill.monthlyLabel')}
+          testId="user-monthly"
+        />
+      </Section>
+      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
+        <Section title={t('drill.hourly')}>
+          <EChart
+            option={charts.hourly}
+            height={CHART_HEIGHT}
+            label={t('drill.hourlyLabel')}
+            testId="user-hourly"
+          />
+        </Section>
+        <Section title={t('drill.weekday')}>
+          <EChart
+            option={charts.weekday}
+            height={CHART_HEIGHT}
+            label={t('drill.weekdayLabel')}
+            testId="user-weekday"
+          />
+        </Section>
+        <Section title={t('drill.mediaTypes')}>
+          <EChart
+            option={charts.mediaTypes}
+            height={CHART_HEIGHT}
+            label={t('drill.mediaTypesLabel')}
+            testId="user-media-types"
+          />
+        </Section>
+        <Section title={t('drill.platforms')}>
+          <EChart
+            option={charts.platforms}
+            height={CHART_HEIGHT}
+            label={t('drill.platformsLabel')}
+            testId="user-platforms"
+          />
+        </Section>
+      </SimpleGrid>
+      <Section title={t('drill.recentPlays')}>
+        <RecentPlays plays={data.recentPlays} />
+      </Section>
+    </Stack>
+  );
+}
+
+/** One user's playback over the last 30 days, 90 days, half a year or a year. */
+export function UserDrilldown({ userId }: { userId: string }) {
+  const { t } = useTranslation('reports');
+  const [range, setRange] = useState<ReportUserRange>('30d');
+  const query = useApiQuery(`${REPORTS_PATH}/user/${encodeURIComponent(userId)}`, {
+    schema: reportUserResponseSchema,
+    query: { range },
+    keepPrevious: true,
+  });
+  return (
+    <Stack gap="md" data-testid="user-drilldown">
+      <SegmentedControl
+        aria-label={t('drill.range')}
+        value={range}
+        onChange={(value) => {
+          const parsed = reportUserRangeSchema.safeParse(value);
+          if (parsed.success) setRange(parsed.data);
+        }}
+        data={REPORT_USER_RANGES.map((value) => ({ value, label: t(`drill.ranges.${value}`) }))}
+        data-testid="user-range"
+      />
+      <QueryState query={query} skeletonRows={10}>
+        {(data) => <UserAnalysis data={data} />}
+      </QueryState>
+    </Stack>
+  );
+}

@@ -1,0 +1,64 @@
+import { useEffect, useState } from 'react';
+import { Checkbox } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import type { StorageEntry } from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../../api/hooks.js';
+import { ConfirmDialog } from './confirm-dialog.js';
+import { useStorageTarget } from './storage-query.js';
+
+/** Deletes a file or folder after confirmation; a folder with content only with "delete its content". */
+export function DeleteEntryDialog({
+  mountId,
+  entry,
+  onClose,
+}: {
+  mountId: string;
+  entry: StorageEntry | undefined;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('storage');
+  const target = useStorageTarget();
+  const [recursive, setRecursive] = useState(false);
+  useEffect(() => setRecursive(false), [entry]);
+  const remove = useApiMutation(
+    (api, body: { path: string; recursive: boolean }) =>
+      api(`/api/storage/mounts/${mountId}/delete`, { method: 'POST', body, headers: target.headers }),
+    [`/api/storage/mounts/${mountId}/browse`],
+  );
+  const close = () => {
+    remove.reset();
+    onClose();
+  };
+  return (
+    <ConfirmDialog
+      opened={entry !== undefined}
+      title={t(entry?.type === 'dir' ? 'files.deleteFolderTitle' : 'files.deleteFileTitle')}
+      message={t('files.deleteMessage', { name: entry?.name ?? '' })}
+      loading={remove.isPending}
+      error={remove.error}
+      onClose={close}
+      onConfirm={() => {
+        if (!entry) return;
+        remove.mutate(
+          { path: entry.path, recursive: entry.type === 'dir' && recursive },
+          {
+            onSuccess: () => {
+              notifications.show({ color: 'green', message: t('files.deleted', { name: entry.name }) });
+              close();
+            },
+          },
+        );
+      }}
+    >
+      {entry?.type === 'dir' && (
+        <Checkbox
+          label={t('files.deleteRecursive')}
+          checked={recursive}
+          onChange={(event) => setRecursive(event.currentTarget.checked)}
+          data-testid="delete-recursive"
+        />
+      )}
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,31 @@
+import { authHeaders, buildUrl, errorFrom, type Credentials } from '../../api/client.js';
+
+/**
+ * Downloads a file of a mount: the route needs the Authorization headers, so a plain link cannot be
+ * used; the bytes are fetched, kept as a blob and saved under the file's name.
+ */
+export async function downloadMountFile(
+  credentials: Credentials | undefined,
+  headers: Record<string, string>,
+  mountId: string,
+  path: string,
+  name: string,
+): Promise<void> {
+  const response = await fetch(buildUrl(`/api/storage/mounts/${mountId}/download`, { path }), {
+    headers: { ...authHeaders(credentials), ...headers },
+  });
+  if (!response.ok) throw await errorFrom(response);
+  const url = URL.createObjectURL(await response.blob());
+  try {
+    const link = document.createElement('a');
+    link.href = url;
+    link.download = name;
+    link.rel = 'noopener';
+    document.body.append(link);
+    link.click();
+    link.remove();
+  } finally {
+    // The browser has taken the blob once the click is handled.
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  }
+}

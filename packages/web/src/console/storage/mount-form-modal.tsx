@@ -1,0 +1,232 @@
+import { useEffect } from 'react';
+import {
+  Button,
+  Checkbox,
+  Group,
+  Modal,
+  NumberInput,
+  PasswordInput,
+  SegmentedControl,
+  Stack,
+  Text,
+  TextInput,
+  SimpleGrid,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import {
+  createMountRequestSchema,
+  MASKED_SECRET,
+  mountSchema,
+  providerListSchema,
+  type Mount,
+} from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../../api/hooks.js';
+import { zodValidate } from '../../forms/zod-form.js';
+import { useSession } from '../../session/session.js';
+import { ErrorAlert } from '../../shell/error-alert.js';
+import {
+  emptyMountValues,
+  mountToValues,
+  toCreateMountRequest,
+  toUpdateMountRequest,
+  type MountFormValues,
+} from './mount-form.js';
+import { useStorageQuery, useStorageTarget } from './storage-query.js';
+
+/** Create a mount, or change one (`mount` given): name and provider settings, validated like the API. */
+export function MountFormModal({
+  opened,
+  mount,
+  onClose,
+}: {
+  opened: boolean;
+  mount?: Mount | undefined;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('storage');
+  const { user } = useSession();
+  const target = useStorageTarget();
+  const isAdmin = user?.role === 'admin';
+  const providers = useStorageQuery('/api/storage/providers', {
+    schema: providerListSchema,
+    enabled: opened,
+  });
+  const form = useForm<MountFormValues>({
+    mode: 'controlled',
+    initialValues: emptyMountValues('local'),
+    validate: zodValidate(createMountRequestSchema, toCreateMountRequest),
+  });
+
+  const { setValues, resetDirty, clearErrors } = form;
+  useEffect(() => {
+    if (!opened) return;
+    const values = mount ? mountToValues(mount) : emptyMountValues(isAdmin ? 'local' : 'webdav');
+    setValues(values);
+    resetDirty(values);
+    clearErrors();
+    // Only when the dialog opens or shows another mount.
+  }, [opened, mount?.id]);
+
+  const save = useApiMutation(
+    (api, values: MountFormValues) =>
+      mount
+        ? api(`/api/storage/mounts/${mount.id}`, {
+            method: 'PATCH',
+            body: toUpdateMountRequest(values, mount),
+            headers: target.headers,
+            schema: mountSchema,
+          })
+        : api('/api/storage/mounts', {
+            method: 'POST',
+            body: toCreateMountRequest(values),
+            headers: target.headers,
+            schema: mountSchema,
+          }),
+    ['/api/storage/mounts'],
+  );
+
+  const close = () => {
+    save.reset();
+    onClose();
+  };
+
+  const secrets = new Set(
+    providers.data?.providers.find((provider) => provider.kind === form.values.provider)?.secrets ?? [
+      'password',
+    ],
+  );
+  const providerOptions = (providers.data?.providers ?? [])
+    .map((provider) => ({
+      value: provider.kind,
+      label: t(`provider.${provider.kind}`),
+      disabled: provider.adminOnly && !isAdmin,
+    }))
+    .filter((option) => !mount || option.value === mount.provider);
+  const adminOnlyHint = (providers.data?.providers ?? []).some((provider) => provider.adminOnly) && !isAdmin;
+
+  return (
+    <Modal
+      opened={opened}
+      onClose={close}
+      title={mount ? t('mounts.editTitle') : t('mounts.createTitle')}
+      size="lg"
+    >
+      <form
+        noValidate
+        data-testid="mount-form"
+        onSubmit={form.onSubmit((values) =>
+          save.mutate(values, {
+            onSuccess: () => {
+              notifications.show({ color: 'green', message: t(mount ? 'mounts.saved' : 'mounts.created') });
+              close();
+            },
+          }),
+        )}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label={t('mounts.name')}
+            required
+            data-autofocus
+            data-testid="mount-name"
+            {...form.getInputProps('name')}
+          />
+          {providerOptions.length > 0 && (
+            <Stack gap={4}>
+              <Text size="sm" fw={500} id="mount-provider-label">
+                {t('mounts.provider')}
+              </Text>
+              <SegmentedControl
+                aria-labelledby="mount-provider-label"
+                data={providerOptions}
+                value={form.values.provider}
+                onChange={(value) => form.setFieldValue('provider', value)}
+                disabled={Boolean(mount)}
+                data-testid="mount-provider"
+              />
+              {adminOnlyHint && (
+                <Text size="xs" c="dimmed">
+                  {t('mounts.adminOnly')}
+                </Text>
+              )}
+            </Stack>
+          )}
+          {form.values.provider === 'local' ? (
+            <TextInput
+              label={t('mounts.root')}
+              description={t('mounts.rootHint')}
+              placeholder="/srv/media"
+              required
+              data-testid="mount-root"
+              {...form.getInputProps('config.root')}
+            />
+          ) : (
+            <>
+              <TextInput
+                label={t('mounts.url')}
+                description={t('mounts.urlHint')}
+                placeholder="https://nas.example.com/dav/media"
+                required
+                data-testid="mount-url"
+                {...form.getInputProps('config.url')}
+              />
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                <TextInput
+                  label={t('mounts.username')}
+                  autoComplete="off"
+                  {...form.getInputProps('config.username')}
+                />
+                {secrets.has('password') && (
+                  <PasswordInput
+                    label={t('mounts.password')}
+                    description={
+                      mount && form.values.config.password === MASKED_SECRET
+                        ? t('mounts.keepSecret')
+                        : undefined
+                    }
+                    autoComplete="new-password"
+                    {...form.getInputProps('config.password')}
+                  />
+                )}
+              </SimpleGrid>
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
+                <NumberInput
+                  label={t('mounts.timeoutSeconds')}
+                  min={1}
+                  max={600}
+                  allowDecimal={false}
+                  {...form.getInputProps('config.timeoutSeconds')}
+                />
+                <NumberInput
+                  label={t('mounts.downloadThreads')}
+                  min={1}
+                  max={32}
+                  allowDecimal={false}
+                  {...form.getInputProps('config.downloadThreads')}
+                />
+              </SimpleGrid>
+              <Checkbox
+                label={t('mounts.allowPrivateNetwork')}
+                description={t(isAdmin ? 'mounts.allowPrivateNetworkHint' : 'mounts.adminOnlyOption')}
+                disabled={!isAdmin}
+                {...form.getInputProps('config.allowPrivateNetwork', { type: 'checkbox' })}
+              />
+            </>
+          )}
+          {providers.isError && <ErrorAlert error={providers.error} />}
+          {save.isError && <ErrorAlert error={save.error} />}
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={close}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending} data-testid="mount-save">
+              {t('common:save')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

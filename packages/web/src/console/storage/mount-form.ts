@@ -1,0 +1,84 @@
+import type { Mount, StorageProviderKind } from '@svc/contracts';
+
+/** The mount form's fields: every provider's config fields, only the chosen provider's are sent. */
+export interface MountFormValues {
+  name: string;
+  provider: StorageProviderKind;
+  config: {
+    root: string;
+    url: string;
+    username: string;
+    password: string;
+    allowPrivateNetwork: boolean;
+    downloadThreads: number;
+    timeoutSeconds: number;
+  };
+}
+
+export function emptyMountValues(provider: StorageProviderKind): MountFormValues {
+  return {
+    name: '',
+    provider,
+    config: {
+      root: '',
+      url: '',
+      username: '',
+      password: '',
+      allowPrivateNetwork: false,
+      downloadThreads: 1,
+      timeoutSeconds: 30,
+    },
+  };
+}
+
+const text = (value: unknown) => (typeof value === 'string' ? value : '');
+const number = (value: unknown, fallback: number) => (typeof value === 'number' ? value : fallback);
+
+/** A stored mount in the form (secrets stay masked: sending the mask back keeps them). */
+export function mountToValues(mount: Mount): MountFormValues {
+  const empty = emptyMountValues(mount.provider);
+  const config = mount.config;
+  return {
+    name: mount.name,
+    provider: mount.provider,
+    config: {
+      root: text(config.root),
+      url: text(config.url),
+      username: text(config.username),
+      password: text(config.password),
+      allowPrivateNetwork: config.allowPrivateNetwork === true,
+      downloadThreads: number(config.downloadThreads, empty.config.downloadThreads),
+      timeoutSeconds: number(config.timeoutSeconds, empty.config.timeoutSeconds),
+    },
+  };
+}
+
+/** The provider's config as the API takes it (empty optional texts left out). */
+export function providerConfig(values: MountFormValues): Record<string, unknown> {
+  const { config } = values;
+  if (values.provider === 'local') return { root: config.root.trim() };
+  return {
+    url: config.url.trim(),
+    ...(config.username.trim() ? { username: config.username.trim() } : {}),
+    ...(config.password ? { password: config.password } : {}),
+    allowPrivateNetwork: config.allowPrivateNetwork,
+    downloadThreads: config.downloadThreads,
+    timeoutSeconds: config.timeoutSeconds,
+  };
+}
+
+/** POST /api/storage/mounts body (checked with createMountRequestSchema). */
+export function toCreateMountRequest(values: MountFormValues) {
+  return { name: values.name.trim(), provider: values.provider, config: providerConfig(values) };
+}
+
+/** PATCH body: the name when it changed and always the complete config (the API replaces it whole). */
+export function toUpdateMountRequest(values: MountFormValues, original: Mount) {
+  const name = values.name.trim();
+  return { ...(name !== original.name ? { name } : {}), config: providerConfig(values) };
+}
+
+/** Where a mount points, for the list: the local folder or the WebDAV address. */
+export function mountLocation(mount: Mount): string {
+  return text(mount.config.root) || text(mount.config.url);
+}

@@ -1,0 +1,127 @@
+import { useEffect } from 'react';
+import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { notifications } from '@mantine/notifications';
+import {
+  mkdirRequestSchema,
+  renameRequestSchema,
+  storageEntrySchema,
+  type StorageEntry,
+} from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../../api/hooks.js';
+import { zodValidate } from '../../forms/zod-form.js';
+import { ErrorAlert } from '../../shell/error-alert.js';
+import { isPlainName, joinPath } from './mount-path.js';
+import { useStorageTarget } from './storage-query.js';
+
+export type NameAction = { kind: 'mkdir'; dir: string } | { kind: 'rename'; entry: StorageEntry };
+
+/** Asks for a name: a new folder in `dir`, or the new name of an entry (a name, never a path). */
+export function NameModal({
+  mountId,
+  action,
+  onClose,
+}: {
+  mountId: string;
+  action: NameAction | undefined;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation('storage');
+  const target = useStorageTarget();
+  const form = useForm({
+    mode: 'controlled',
+    initialValues: { name: '' },
+    validate: (values: { name: string }) => {
+      const errors =
+        action?.kind === 'rename'
+          ? zodValidate(renameRequestSchema, (v: { name: string }) => ({
+              path: action.entry.path,
+              newName: v.name.trim(),
+            }))(values)
+          : zodValidate(mkdirRequestSchema, (v: { name: string }) => ({
+              path: joinPath(action?.kind === 'mkdir' ? action.dir : '', v.name.trim()),
+            }))(values);
+      const message = errors.newName ?? errors.path;
+      if (message) return { name: message };
+      return isPlainName(values.name) ? {} : { name: t('files.badName') };
+    },
+  });
+  const { setValues, clearErrors } = form;
+  useEffect(() => {
+    if (action) {
+      setValues({ name: action.kind === 'rename' ? action.entry.name : '' });
+      clearErrors();
+    }
+  }, [action, setValues, clearErrors]);
+
+  const save = useApiMutation(
+    (api, name: string) =>
+      action?.kind === 'rename'
+        ? api(`/api/storage/mounts/${mountId}/rename`, {
+            method: 'POST',
+            body: { path: action.entry.path, newName: name },
+            headers: target.headers,
+            schema: storageEntrySchema,
+          })
+        : api(`/api/storage/mounts/${mountId}/mkdir`, {
+            method: 'POST',
+            body: { path: joinPath(action?.kind === 'mkdir' ? action.dir : '', name), parents: false },
+            headers: target.headers,
+            schema: storageEntrySchema,
+          }),
+    [`/api/storage/mounts/${mountId}/browse`],
+  );
+  const close = () => {
+    save.reset();
+    onClose();
+  };
+
+  return (
+    <Modal
+      opened={action !== undefined}
+      onClose={close}
+      title={
+        action?.kind === 'rename'
+          ? t('files.renameTitle', { name: action.entry.name })
+          : t('files.mkdirTitle')
+      }
+    >
+      <form
+        noValidate
+        data-testid="name-form"
+        onSubmit={form.onSubmit((values) =>
+          save.mutate(values.name.trim(), {
+            onSuccess: () => {
+              notifications.show({
+                color: 'green',
+                message: t(action?.kind === 'rename' ? 'files.renamed' : 'files.created', {
+                  name: values.name.trim(),
+                }),
+              });
+              close();
+            },
+          }),
+        )}
+      >
+        <Stack gap="sm">
+          <TextInput
+            label={action?.kind === 'rename' ? t('files.newName') : t('files.folderName')}
+            data-autofocus
+            data-testid="name-input"
+            {...form.getInputProps('name')}
+          />
+          {save.isError && <ErrorAlert error={save.error} />}
+          <Group justify="flex-end" gap="xs">
+            <Button variant="default" onClick={close}>
+              {t('common:cancel')}
+            </Button>
+            <Button type="submit" loading={save.isPending} data-testid="name-save">
+              {action?.kind === 'rename' ? t('files.rename') : t('common:create')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

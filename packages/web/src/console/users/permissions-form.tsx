@@ -1,0 +1,80 @@
+import { useState } from 'react';
+import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { managedUserSchema, type DelegablePermission, type ManagedUser } from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../../api/hooks.js';
+import { useSession } from '../../session/session.js';
+import { ErrorAlert } from '../../shell/error-alert.js';
+import { PermissionCheckboxes } from './account-fields.js';
+import { USERS_PATH, userPath } from './user-paths.js';
+import {
+  hasEditablePermissions,
+  normalizePermissions,
+  permissionChoices,
+  samePermissions,
+} from './user-permissions.js';
+
+/** The delegable menu permissions of an ordinary user (administrators hold every key: nothing to edit). */
+export function PermissionsForm({ user, readOnly }: { user: ManagedUser; readOnly: boolean }) {
+  const { t } = useTranslation('users');
+  const { user: actor } = useSession();
+  const [permissions, setPermissions] = useState<DelegablePermission[]>(user.permissions);
+  const save = useApiMutation(
+    (api, keys: DelegablePermission[]) =>
+      api(`${userPath(user.id)}/permissions`, {
+        method: 'PUT',
+        body: { permissions: keys },
+        schema: managedUserSchema,
+      }),
+    [USERS_PATH],
+  );
+
+  if (!hasEditablePermissions(user)) {
+    return (
+      <Alert color="blue" data-testid="user-permissions-admin">
+        {t('permissions.adminHoldsAll')}
+      </Alert>
+    );
+  }
+  const choices = actor ? permissionChoices(actor, user.permissions) : [];
+  return (
+    <Paper withBorder p="md" radius="md">
+      <form
+        noValidate
+        data-testid="user-permissions-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          save.mutate(normalizePermissions(permissions), {
+            onSuccess: (saved) => {
+              setPermissions(saved.permissions);
+              notifications.show({ color: 'green', message: t('permissions.done') });
+            },
+          });
+        }}
+      >
+        <Stack>
+          <PermissionCheckboxes
+            choices={choices}
+            value={permissions}
+            onChange={setPermissions}
+            readOnly={readOnly}
+          />
+          {save.isError && <ErrorAlert error={save.error} />}
+          {!readOnly && (
+            <Group justify="flex-end">
+              <Button
+                type="submit"
+                loading={save.isPending}
+                disabled={samePermissions(permissions, user.permissions)}
+                data-testid="user-permissions-save"
+              >
+                {t('common:save')}
+              </Button>
+            </Group>
+          )}
+        </Stack>
+      </form>
+    </Paper>
+  );
+}

@@ -1,0 +1,229 @@
+import { useState } from 'react';
+import {
+  ActionIcon,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Menu,
+  Pagination,
+  Select,
+  Table,
+  Text,
+  TextInput,
+  VisuallyHidden,
+} from '@mantine/core';
+import { useDebouncedValue } from '@mantine/hooks';
+import {
+  IconDots,
+  IconKey,
+  IconLock,
+  IconLockOpen,
+  IconPencil,
+  IconSearch,
+  IconTrash,
+  IconUserPlus,
+} from '@tabler/icons-react';
+import { listUsersResponseSchema, type ManagedUser } from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { useApiQuery } from '../../api/hooks.js';
+import { formatDateTime } from '../../i18n/format.js';
+import { useSession } from '../../session/session.js';
+import { PageHeader } from '../../shell/page-route.js';
+import { QueryState } from '../../shell/query-state.js';
+import { CreateUserModal } from './create-user-modal.js';
+import { RoleBadge, StatusBadge } from './user-badges.js';
+import { UserActionModals, type UserAction } from './user-action-modals.js';
+import { USERS_PATH, userPagePath } from './user-paths.js';
+import { isOwnAccount, mayEditUser } from './user-permissions.js';
+
+const PAGE_SIZES = ['20', '50', '100'];
+
+/** /console/users: search (debounced), paging, and each account's actions. */
+export function UsersList() {
+  const { t } = useTranslation('users');
+  const [search, setSearch] = useState('');
+  const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState('20');
+  const [creating, setCreating] = useState(false);
+  const [pending, setPending] = useState<{ user: ManagedUser; action: UserAction } | null>(null);
+  const query = useApiQuery(USERS_PATH, {
+    schema: listUsersResponseSchema,
+    query: { page, pageSize, search: debouncedSearch || undefined },
+    keepPrevious: true,
+  });
+  const pages = query.data ? Math.max(1, Math.ceil(query.data.total / query.data.pageSize)) : 1;
+
+  return (
+    <>
+      <PageHeader
+        title={t('common:nav.users')}
+        actions={
+          <Button
+            leftSection={<IconUserPlus size={16} />}
+            onClick={() => setCreating(true)}
+            data-testid="user-create-button"
+          >
+            {t('create')}
+          </Button>
+        }
+      />
+      <Group mb="md" gap="sm" align="flex-end">
+        <TextInput
+          label={t('searchLabel')}
+          placeholder={t('searchPlaceholder')}
+          leftSection={<IconSearch size={16} />}
+          value={search}
+          onChange={(event) => {
+            setSearch(event.currentTarget.value);
+            setPage(1);
+          }}
+          w={{ base: '100%', sm: 280 }}
+          data-testid="users-search"
+        />
+        <Select
+          label={t('pageSize')}
+          data={PAGE_SIZES}
+          value={pageSize}
+          onChange={(value) => {
+            setPageSize(value ?? '20');
+            setPage(1);
+          }}
+          allowDeselect={false}
+          w={110}
+        />
+      </Group>
+      <QueryState query={query} skeletonRows={8}>
+        {(data) =>
+          data.items.length === 0 ? (
+            <Text c="dimmed" data-testid="users-empty">
+              {debouncedSearch ? t('noMatch') : t('common:noData')}
+            </Text>
+          ) : (
+            <>
+              <Table.ScrollContainer minWidth={760}>
+                <Table striped highlightOnHover data-testid="users-table">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('column.username')}</Table.Th>
+                      <Table.Th>{t('column.displayName')}</Table.Th>
+                      <Table.Th>{t('column.role')}</Table.Th>
+                      <Table.Th>{t('column.status')}</Table.Th>
+                      <Table.Th>{t('column.createdAt')}</Table.Th>
+                      <Table.Th>
+                        <VisuallyHidden>{t('common:actions')}</VisuallyHidden>
+                      </Table.Th>
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {data.items.map((user) => (
+                      <UserRow
+                        key={user.id}
+                        user={user}
+                        onAction={(action) => setPending({ user, action })}
+                      />
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+              <Group justify="space-between" mt="md">
+                <Text size="sm" c="dimmed" data-testid="users-total">
+                  {t('total', { count: data.total })}
+                </Text>
+                <Pagination total={pages} value={page} onChange={setPage} data-testid="users-pagination" />
+              </Group>
+            </>
+          )
+        }
+      </QueryState>
+      <CreateUserModal opened={creating} onClose={() => setCreating(false)} />
+      {pending && (
+        <UserActionModals
+          key={`${pending.user.id}-${pending.action}`}
+          user={pending.user}
+          action={pending.action}
+          onClose={() => setPending(null)}
+        />
+      )}
+    </>
+  );
+}
+
+function UserRow({ user, onAction }: { user: ManagedUser; onAction: (action: UserAction) => void }) {
+  const { t } = useTranslation('users');
+  const { user: actor } = useSession();
+  const editable = actor ? mayEditUser(actor, user) : false;
+  const own = actor ? isOwnAccount(actor, user) : false;
+  return (
+    <Table.Tr data-testid="user-row" data-username={user.username}>
+      <Table.Td>
+        <Group gap={6} wrap="nowrap">
+          <Anchor component={Link} to={userPagePath(user.id)} fw={500} data-testid="user-link">
+            {user.username}
+          </Anchor>
+          {own && (
+            <Badge size="xs" variant="outline">
+              {t('you')}
+            </Badge>
+          )}
+        </Group>
+      </Table.Td>
+      <Table.Td>{user.displayName}</Table.Td>
+      <Table.Td>
+        <RoleBadge role={user.role} />
+      </Table.Td>
+      <Table.Td>
+        <StatusBadge disabled={user.disabled} />
+      </Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(user.createdAt)}</Table.Td>
+      <Table.Td>
+        <Menu position="bottom-end" withinPortal>
+          <Menu.Target>
+            <ActionIcon
+              variant="subtle"
+              color="gray"
+              aria-label={t('actionsFor', { name: user.username })}
+              data-testid="user-actions"
+            >
+              <IconDots size={18} />
+            </ActionIcon>
+          </Menu.Target>
+          <Menu.Dropdown>
+            <Menu.Item component={Link} to={userPagePath(user.id)} leftSection={<IconPencil size={16} />}>
+              {t('action.open')}
+            </Menu.Item>
+            {editable && (
+              <>
+                <Menu.Item
+                  leftSection={<IconKey size={16} />}
+                  onClick={() => onAction('reset-password')}
+                  data-testid="user-action-reset-password"
+                >
+                  {t('action.resetPassword')}
+                </Menu.Item>
+                <Menu.Item
+                  leftSection={user.disabled ? <IconLockOpen size={16} /> : <IconLock size={16} />}
+                  onClick={() => onAction(user.disabled ? 'enable' : 'disable')}
+                  data-testid={user.disabled ? 'user-action-enable' : 'user-action-disable'}
+                >
+                  {user.disabled ? t('action.enable') : t('action.disable')}
+                </Menu.Item>
+                <Menu.Divider />
+                <Menu.Item
+                  color="red"
+                  leftSection={<IconTrash size={16} />}
+                  onClick={() => onAction('delete')}
+                  data-testid="user-action-delete"
+                >
+                  {t('action.delete')}
+                </Menu.Item>
+              </>
+            )}
+          </Menu.Dropdown>
+        </Menu>
+      </Table.Td>
+    </Table.Tr>
+  );
+}

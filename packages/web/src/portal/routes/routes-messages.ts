@@ -1,0 +1,46 @@
+export const routesMessages = {
+  en: {
+    intro:
+      'Enter one of these addresses as the server in an Emby-compatible app (Emby, Jellyfin-compatible players, Infuse, …).',
+    howTitle: 'How to connect',
+    howServer: 'Server address: one of the addresses below (prefer one marked online).',
+    howSplit: 'Apps that ask for host and port separately: use the host and port shown under the address.',
+    howUser: 'User name: {{username}}',
+    howPassword: 'Password: the password you use to sign in here.',
+    none: 'No playback route is available to your account. Ask your administrator for access.',
+    noAddress: 'No address set yet: ask your administrator to set this node’s external address.',
+    hostPort: 'Host {{host}} · port {{port}}',
+    https: 'HTTPS',
+    copyLabel: 'Copy the address of {{name}}',
+    copyFailed: 'Could not copy: select the address and copy it by hand.',
+    kind: { node: 'Play-agent node', endpoint: 'Reverse-proxy address' },
+    source: {
+      'external-address': 'external address',
+      'expected-address': 'direct address',
+      'manual-address': 'manual address',
+    },
+    health: { online: 'Online', offline: 'Offline', pending: 'Checking' },
+  },
+  zh: {
+    intro:
+      '在兼容 Emby 的客户端（Emby、兼容 Jellyfin 的播放器、Infuse 等）中，将下列任一地址填写为服务器地址。',
+    howTitle: '如何连接',
+    howServer: '服务器地址：下列地址之一（优先选择标记为在线的地址）。',
+    howSplit: '若客户端分别要求填写主机和端口，请使用地址下方显示的主机和端口。',
+    howUser: '用户名：{{username}}',
+    howPassword: '密码：您登录本门户所用的密码。',
+    none: '您的账号没有可用的播放线路，请联系管理员开通。',
+    noAddress: '尚未设置地址：请联系管理员为此节点设置外部地址。',
+    hostPort: '主机 {{host}} · 端口 {{port}}',
+    https: 'HTTPS',
+    copyLabel: '复制 {{name}} 的地址',
+    copyFailed: '复制失败：请选中地址后手动复制。',
+    kind: { node: '播放节点', endpoint: '反向代理地址' },
+    source: {
+      'external-address': '外部地址',
+      'expected-address': '直连地址',
+      'manual-address': '手动地址',
+    },
+    health: { online: '在线', offline: '离线', pending: '检测中' },
+  },
+};

@@ -1,0 +1,44 @@
+import { useEffect } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { brandingResponseSchema, type BrandingResponse } from '@svc/contracts';
+import { apiRequest } from '../api/client.js';
+
+export const DEFAULT_SYSTEM_NAME = 'SVC Media';
+
+/** The public branding (system name, logo), read before sign-in and shared by every page. */
+export function useBranding(): BrandingResponse | undefined {
+  const { data } = useQuery({
+    queryKey: ['public', '/api/auth/branding'],
+    queryFn: ({ signal }) =>
+      apiRequest(undefined, '/api/auth/branding', { schema: brandingResponseSchema, signal }),
+    staleTime: 30_000,
+  });
+  return data;
+}
+
+export function systemNameOf(branding: BrandingResponse | undefined): string {
+  return branding?.systemName.trim() || DEFAULT_SYSTEM_NAME;
+}
+
+/** Browser tab title "page · system name" and the logo as favicon. */
+export function useDocumentBranding(pageTitle?: string): void {
+  const branding = useBranding();
+  const systemName = systemNameOf(branding);
+  useEffect(() => {
+    document.title = pageTitle ? `${pageTitle} · ${systemName}` : systemName;
+  }, [pageTitle, systemName]);
+  const logoUrl = branding?.logoUrl ?? null;
+  useEffect(() => {
+    let link = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (!logoUrl) {
+      link?.remove();
+      return;
+    }
+    if (!link) {
+      link = document.createElement('link');
+      link.rel = 'icon';
+      document.head.appendChild(link);
+    }
+    link.href = logoUrl;
+  }, [logoUrl]);
+}

@@ -1,0 +1,79 @@
+import { lazy, useMemo, type ReactNode } from 'react';
+import { Alert, Button, Center, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate } from 'react-router';
+import { useSession } from '../session/session.js';
+import { useDocumentBranding } from './branding.js';
+import { usePermittedPages } from './app-layout.js';
+import { mayOpen, type PageEntry } from './page-registry.js';
+
+const lazyPages = new Map<PageEntry, ReturnType<typeof lazy>>();
+function lazyPage(page: PageEntry) {
+  let component = lazyPages.get(page);
+  if (!component) {
+    component = lazy(page.load);
+    lazyPages.set(page, component);
+  }
+  return component;
+}
+
+/** A registered page: tab title, permission check, and its code loaded on first visit. */
+export function PageRoute({ page }: { page: PageEntry }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  useDocumentBranding(t(page.labelKey));
+  const Page = useMemo(() => lazyPage(page), [page]);
+  if (!mayOpen(page, (permission) => session.can(permission))) {
+    return (
+      <Alert color="yellow" data-testid="not-allowed">
+        {t('notAllowed')}
+      </Alert>
+    );
+  }
+  return <Page />;
+}
+
+/** /console and /portal open the first page the account may see. */
+export function FirstPage({ pages, base }: { pages: PageEntry[]; base: string }) {
+  const { t } = useTranslation();
+  const permitted = usePermittedPages(pages);
+  const first = permitted[0];
+  if (first) return <Navigate to={`${base}/${first.path}`} replace />;
+  return (
+    <Alert color="yellow" data-testid="not-allowed">
+      {t('notAllowed')}
+    </Alert>
+  );
+}
+
+export function NotFoundPage() {
+  const { t } = useTranslation();
+  useDocumentBranding(t('notFoundTitle'));
+  return (
+    <Center mih="60vh" p="md">
+      <Stack align="center" gap="sm">
+        <Title order={1} size="h2">
+          {t('notFoundTitle')}
+        </Title>
+        <Text c="dimmed">{t('notFoundBody')}</Text>
+        <Group>
+          <Button component={Link} to="/">
+            {t('backHome')}
+          </Button>
+        </Group>
+      </Stack>
+    </Center>
+  );
+}
+
+/** Title row of a page with its actions on the right (wraps on a phone). */
+export function PageHeader({ title, actions }: { title: string; actions?: ReactNode }) {
+  return (
+    <Group justify="space-between" mb="md" gap="sm">
+      <Title order={1} size="h2">
+        {title}
+      </Title>
+      {actions && <Group gap="xs">{actions}</Group>}
+    </Group>
+  );
+}
