@@ -62,6 +62,10 @@ describe.each(installBackends())('players against svc standalone on $label', (ba
       });
       const admin = (method: string, route: string, body?: unknown) =>
         call(entrance, method, route, { headers: { 'x-admin-token': String(login.body.adminToken) }, body });
+      // The built-in storage node registers with the config service shortly after the install is up.
+      await waitFor(async () =>
+        (await call(entrance, 'GET', '/api/storage/ping')).status === 200 ? true : undefined,
+      );
       const mount = await admin('POST', '/api/storage/mounts', {
         name: 'media',
         provider: 'local',

@@ -18,8 +18,15 @@ export async function startStandalone(extraEnv: Record<string, string> = {}): Pr
   const dataDir = mkdtempSync(path.join(tmpdir(), 'svc-web-e2e-'));
   const env = await portEnv();
   const svc = runSvc(['standalone'], { ...env, SVC_DATA_DIR: dataDir, ...extraEnv });
+  const entrance = `http://127.0.0.1:${env.SVC_FRONTEND_PORT}`;
   try {
     await svc.waitForLog(/standalone edition is up/, 120_000);
+    // The built-in storage node registers with the config service shortly after the install is up.
+    const deadline = Date.now() + 60_000;
+    while ((await fetch(`${entrance}/api/storage/ping`).catch(() => undefined))?.status !== 200) {
+      if (Date.now() > deadline) throw new Error('the built-in storage node did not register');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
   } catch (error) {
     svc.child.kill('SIGKILL');
     rmSync(dataDir, { recursive: true, force: true });
@@ -28,7 +35,7 @@ export async function startStandalone(extraEnv: Record<string, string> = {}): Pr
   return {
     svc,
     env,
-    entrance: `http://127.0.0.1:${env.SVC_FRONTEND_PORT}`,
+    entrance,
     playAgent: `http://${env.PLAY_AGENT_LISTEN}`,
     async stop() {
       if (svc.child.exitCode === null) {

@@ -368,6 +368,9 @@ export async function sendMedia(
       res.end();
       await ended(res);
       finished = res.writableFinished;
+      // The client has the whole answer now and may ask again at once: its bytes must count before any
+      // further admission (quotas), not only after the sources are closed below.
+      meter.flush();
     } catch (error) {
       if (signal.aborted) result.interrupted = interruption();
       else {
