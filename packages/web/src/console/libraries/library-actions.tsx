@@ -5,7 +5,7 @@ import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Library } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/hooks.js';
-import { ConfirmDialog } from '../storage/confirm-dialog.js';
+import { ConfirmDialog } from '../../shell/confirm-dialog.js';
 import { LibraryFormModal } from './library-form-modal.js';
 
 /** Edit and delete buttons of a library, with their dialog and confirmation. */

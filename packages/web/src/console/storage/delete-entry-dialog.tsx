@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import type { StorageEntry } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/hooks.js';
-import { ConfirmDialog } from './confirm-dialog.js';
+import { ConfirmDialog } from '../../shell/confirm-dialog.js';
 import { useStorageTarget } from './storage-query.js';
 
 /** Deletes a file or folder after confirmation; a folder with content only with "delete its content". */

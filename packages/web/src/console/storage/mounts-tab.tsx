@@ -29,7 +29,7 @@ import { useApiMutation } from '../../api/hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { useErrorText } from '../../shell/error-alert.js';
 import { QueryState } from '../../shell/query-state.js';
-import { ConfirmDialog } from './confirm-dialog.js';
+import { ConfirmDialog } from '../../shell/confirm-dialog.js';
 import { mountLocation } from './mount-form.js';
 import { MountFormModal } from './mount-form-modal.js';
 import { useStorageQuery, useStorageTarget } from './storage-query.js';

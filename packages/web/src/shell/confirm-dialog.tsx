@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert } from '../../shell/error-alert.js';
+import { ErrorAlert } from './error-alert.js';
 
 /** A confirmation before a destructive action, with the action's error shown in place. */
 export function ConfirmDialog({
