@@ -181,6 +181,8 @@ export async function benchStream(): Promise<void> {
     svc = await startStandalone({ ...env, PLAY_AGENT_STREAM_RATE_LIMIT_MBPS: String(CLIENT_MBPS) });
     children.push(svc);
     const limitedPid = playAgentPid(dataDir);
+    // The play-agent answers 503 until the restarted storage node has registered again.
+    await waitUntil(async () => (await request(streamUrl, { method: 'HEAD' })).statusCode === 200, 60_000);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const idleRss = residentBytes(limitedPid);
     const dispatcher = new Agent({ connections: CLIENTS * 2 });
