@@ -56,8 +56,11 @@ describe('every page in both languages and both themes', () => {
         await page.waitForURL((url) => url.pathname.startsWith(href));
         await settled(page);
         // The page rendered something of its own below the header.
-        const text = await page.locator('main').innerText();
-        expect(text.trim().length, `${href} shows content`).toBeGreaterThan(0);
+        await expect
+          .poll(async () => (await page.locator('main').innerText()).trim().length, {
+            message: `${href} shows content`,
+          })
+          .toBeGreaterThan(0);
         await expect
           .poll(() => page.getByTestId('error-alert').count(), { message: `${href} shows no error` })
           .toBe(0);

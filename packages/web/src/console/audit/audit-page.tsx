@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import { Code, Group, Pagination, Select, Table, Text, TextInput } from '@mantine/core';
+import { Code, Group, Select, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { auditLogResponseSchema } from '@svc/contracts';
+import { auditLogResponseSchema, type AuditRecord } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { registerMessages } from '../../i18n/i18n.js';
 import { PageHeader } from '../../shell/page-route.js';
+import { PagedTable, type TableColumn } from '../../shell/paged-table.js';
 import { QueryState } from '../../shell/query-state.js';
 import { auditMessages } from './audit-messages.js';
 
@@ -26,7 +27,14 @@ export default function AuditPage() {
     query: { page, pageSize, action: debouncedAction || undefined },
     keepPrevious: true,
   });
-  const pages = query.data ? Math.max(1, Math.ceil(query.data.total / query.data.pageSize)) : 1;
+  const columns: TableColumn<AuditRecord>[] = [
+    { key: 'at', header: t('at'), cell: (record) => formatDateTime(record.at), wrap: 'never' },
+    { key: 'actor', header: t('actor'), cell: (record) => record.actorName },
+    { key: 'action', header: t('action'), cell: (record) => <Code>{record.action}</Code> },
+    { key: 'target', header: t('target'), cell: targetOf },
+    { key: 'clientIp', header: t('clientIp'), cell: (record) => record.clientIp ?? '—' },
+    { key: 'details', header: t('details'), cell: (record) => <Details details={record.details} /> },
+  ];
 
   return (
     <>
@@ -56,64 +64,36 @@ export default function AuditPage() {
         />
       </Group>
       <QueryState query={query} skeletonRows={8}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <Text c="dimmed">{t('common:noData')}</Text>
-          ) : (
-            <>
-              <Table.ScrollContainer minWidth={720}>
-                <Table striped highlightOnHover data-testid="audit-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('at')}</Table.Th>
-                      <Table.Th>{t('actor')}</Table.Th>
-                      <Table.Th>{t('action')}</Table.Th>
-                      <Table.Th>{t('target')}</Table.Th>
-                      <Table.Th>{t('clientIp')}</Table.Th>
-                      <Table.Th>{t('details')}</Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.items.map((record) => (
-                      <Table.Tr key={record.id}>
-                        <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(record.at)}</Table.Td>
-                        <Table.Td>{record.actorName}</Table.Td>
-                        <Table.Td>
-                          <Code>{record.action}</Code>
-                        </Table.Td>
-                        <Table.Td>
-                          {record.targetType
-                            ? `${record.targetType}${record.targetId ? ` · ${record.targetId}` : ''}`
-                            : '—'}
-                        </Table.Td>
-                        <Table.Td>{record.clientIp ?? '—'}</Table.Td>
-                        <Table.Td>
-                          {Object.keys(record.details).length > 0 ? (
-                            <Code
-                              block
-                              style={{ maxWidth: 360, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}
-                            >
-                              {JSON.stringify(record.details)}
-                            </Code>
-                          ) : (
-                            '—'
-                          )}
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Group justify="space-between" mt="md">
-                <Text size="sm" c="dimmed">
-                  {t('total', { count: data.total })}
-                </Text>
-                <Pagination total={pages} value={page} onChange={setPage} />
-              </Group>
-            </>
-          )
-        }
+        {(data) => (
+          <PagedTable
+            testId="audit"
+            minWidth={720}
+            columns={columns}
+            rows={data.items}
+            rowKey={(record) => record.id}
+            emptyText={t('common:noData')}
+            paging={{
+              page,
+              pageSize: data.pageSize,
+              total: data.total,
+              onPageChange: setPage,
+              totalText: t('total', { count: data.total }),
+            }}
+          />
+        )}
       </QueryState>
     </>
+  );
+}
+
+const targetOf = (record: AuditRecord) =>
+  record.targetType ? `${record.targetType}${record.targetId ? ` · ${record.targetId}` : ''}` : '—';
+
+function Details({ details }: { details: AuditRecord['details'] }) {
+  if (Object.keys(details).length === 0) return '—';
+  return (
+    <Code block style={{ maxWidth: 360, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
+      {JSON.stringify(details)}
+    </Code>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { ActionIcon, Anchor, Code, Menu, Stack, Table, Text, VisuallyHidden } from '@mantine/core';
+import { ActionIcon, Anchor, Code, Menu, Stack, VisuallyHidden } from '@mantine/core';
 import {
   IconArrowUpCircle,
   IconDots,
@@ -12,6 +12,7 @@ import type { NodeView } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatDateTime } from '../../i18n/format.js';
+import { PagedTable, type TableColumn } from '../../shell/paged-table.js';
 import { EditNodeModal } from './edit-node-modal.js';
 import { ScopeBadges, StatusBadge } from './node-badges.js';
 import { NodeActionModal, type NodeAction } from './node-action-modal.js';
@@ -27,56 +28,44 @@ export function NodesTable({ nodes }: { nodes: NodeView[] }) {
   const targetNode = target ? nodes.find((node) => node.nodeId === target.nodeId) : undefined;
   const close = () => setTarget(null);
 
-  if (nodes.length === 0) return <Text c="dimmed">{t('common:noData')}</Text>;
+  const columns: TableColumn<NodeView>[] = [
+    { key: 'name', header: t('columns.name'), cell: (node) => <NodeNameCell node={node} /> },
+    { key: 'type', header: t('columns.type'), cell: (node) => t(serviceTypeKey(node.serviceType)) },
+    { key: 'scope', header: t('columns.scope'), cell: (node) => <ScopeBadges node={node} /> },
+    { key: 'state', header: t('columns.state'), cell: (node) => <StatusBadge status={node.status} /> },
+    {
+      key: 'lastHeartbeat',
+      header: t('columns.lastHeartbeat'),
+      cell: (node) => (node.lastHeartbeatAt ? formatDateTime(node.lastHeartbeatAt) : t('never')),
+      wrap: 'never',
+    },
+    {
+      key: 'externalAddress',
+      header: t('columns.externalAddress'),
+      cell: (node) => node.externalAddress?.url ?? '—',
+      wrap: 'anywhere',
+    },
+    {
+      key: 'actions',
+      header: <VisuallyHidden>{t('common:actions')}</VisuallyHidden>,
+      cell: (node) => (
+        <RowMenu node={node} onAction={(action) => setTarget({ nodeId: node.nodeId, action })} />
+      ),
+    },
+  ];
+
   return (
     <>
-      <Table.ScrollContainer minWidth={960}>
-        <Table striped highlightOnHover verticalSpacing="sm" data-testid="nodes-table">
-          <Table.Thead>
-            <Table.Tr>
-              <Table.Th>{t('columns.name')}</Table.Th>
-              <Table.Th>{t('columns.type')}</Table.Th>
-              <Table.Th>{t('columns.scope')}</Table.Th>
-              <Table.Th>{t('columns.state')}</Table.Th>
-              <Table.Th>{t('columns.lastHeartbeat')}</Table.Th>
-              <Table.Th>{t('columns.externalAddress')}</Table.Th>
-              <Table.Th>
-                <VisuallyHidden>{t('common:actions')}</VisuallyHidden>
-              </Table.Th>
-            </Table.Tr>
-          </Table.Thead>
-          <Table.Tbody>
-            {sortNodes(nodes).map((node) => (
-              <Table.Tr key={node.nodeId} data-testid="node-row" data-node-id={node.nodeId}>
-                <Table.Td>
-                  <Stack gap={2}>
-                    <Anchor component={Link} to={nodeLink(node.nodeId)} fw={500} data-testid="node-link">
-                      {node.name}
-                    </Anchor>
-                    <Code fz="xs" w="fit-content" style={{ whiteSpace: 'nowrap' }}>
-                      {node.nodeId}
-                    </Code>
-                  </Stack>
-                </Table.Td>
-                <Table.Td>{t(serviceTypeKey(node.serviceType))}</Table.Td>
-                <Table.Td>
-                  <ScopeBadges node={node} />
-                </Table.Td>
-                <Table.Td>
-                  <StatusBadge status={node.status} />
-                </Table.Td>
-                <Table.Td style={{ whiteSpace: 'nowrap' }}>
-                  {node.lastHeartbeatAt ? formatDateTime(node.lastHeartbeatAt) : t('never')}
-                </Table.Td>
-                <Table.Td style={{ wordBreak: 'break-all' }}>{node.externalAddress?.url ?? '—'}</Table.Td>
-                <Table.Td>
-                  <RowMenu node={node} onAction={(action) => setTarget({ nodeId: node.nodeId, action })} />
-                </Table.Td>
-              </Table.Tr>
-            ))}
-          </Table.Tbody>
-        </Table>
-      </Table.ScrollContainer>
+      <PagedTable
+        testId="nodes"
+        minWidth={960}
+        verticalSpacing="sm"
+        columns={columns}
+        rows={sortNodes(nodes)}
+        rowKey={(node) => node.nodeId}
+        rowAttributes={(node) => ({ 'data-testid': 'node-row', 'data-node-id': node.nodeId })}
+        emptyText={t('common:noData')}
+      />
       {targetNode && (
         <>
           <EditNodeModal node={targetNode} opened={target?.action === 'edit'} onClose={close} />
@@ -88,6 +77,19 @@ export function NodesTable({ nodes }: { nodes: NodeView[] }) {
         </>
       )}
     </>
+  );
+}
+
+function NodeNameCell({ node }: { node: NodeView }) {
+  return (
+    <Stack gap={2}>
+      <Anchor component={Link} to={nodeLink(node.nodeId)} fw={500} data-testid="node-link">
+        {node.name}
+      </Anchor>
+      <Code fz="xs" w="fit-content" style={{ whiteSpace: 'nowrap' }}>
+        {node.nodeId}
+      </Code>
+    </Stack>
   );
 }
 

@@ -6,10 +6,7 @@ import {
   Button,
   Group,
   Menu,
-  Pagination,
   Select,
-  Table,
-  Text,
   TextInput,
   VisuallyHidden,
 } from '@mantine/core';
@@ -31,6 +28,7 @@ import { useApiQuery } from '../../api/hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { useSession } from '../../session/session.js';
 import { PageHeader } from '../../shell/page-route.js';
+import { PagedTable, type TableColumn } from '../../shell/paged-table.js';
 import { QueryState } from '../../shell/query-state.js';
 import { CreateUserModal } from './create-user-modal.js';
 import { RoleBadge, StatusBadge } from './user-badges.js';
@@ -49,12 +47,39 @@ export function UsersList() {
   const [pageSize, setPageSize] = useState('20');
   const [creating, setCreating] = useState(false);
   const [pending, setPending] = useState<{ user: ManagedUser; action: UserAction } | null>(null);
+  const { user: actor } = useSession();
   const query = useApiQuery(USERS_PATH, {
     schema: listUsersResponseSchema,
     query: { page, pageSize, search: debouncedSearch || undefined },
     keepPrevious: true,
   });
-  const pages = query.data ? Math.max(1, Math.ceil(query.data.total / query.data.pageSize)) : 1;
+  const columns: TableColumn<ManagedUser>[] = [
+    {
+      key: 'username',
+      header: t('column.username'),
+      cell: (user) => <UsernameCell user={user} own={actor ? isOwnAccount(actor, user) : false} />,
+    },
+    { key: 'displayName', header: t('column.displayName'), cell: (user) => user.displayName },
+    { key: 'role', header: t('column.role'), cell: (user) => <RoleBadge role={user.role} /> },
+    { key: 'status', header: t('column.status'), cell: (user) => <StatusBadge disabled={user.disabled} /> },
+    {
+      key: 'createdAt',
+      header: t('column.createdAt'),
+      cell: (user) => formatDateTime(user.createdAt),
+      wrap: 'never',
+    },
+    {
+      key: 'actions',
+      header: <VisuallyHidden>{t('common:actions')}</VisuallyHidden>,
+      cell: (user) => (
+        <UserActionsMenu
+          user={user}
+          editable={actor ? mayEditUser(actor, user) : false}
+          onAction={(action) => setPending({ user, action })}
+        />
+      ),
+    },
+  ];
 
   return (
     <>
@@ -96,47 +121,24 @@ export function UsersList() {
         />
       </Group>
       <QueryState query={query} skeletonRows={8}>
-        {(data) =>
-          data.items.length === 0 ? (
-            <Text c="dimmed" data-testid="users-empty">
-              {debouncedSearch ? t('noMatch') : t('common:noData')}
-            </Text>
-          ) : (
-            <>
-              <Table.ScrollContainer minWidth={760}>
-                <Table striped highlightOnHover data-testid="users-table">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('column.username')}</Table.Th>
-                      <Table.Th>{t('column.displayName')}</Table.Th>
-                      <Table.Th>{t('column.role')}</Table.Th>
-                      <Table.Th>{t('column.status')}</Table.Th>
-                      <Table.Th>{t('column.createdAt')}</Table.Th>
-                      <Table.Th>
-                        <VisuallyHidden>{t('common:actions')}</VisuallyHidden>
-                      </Table.Th>
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {data.items.map((user) => (
-                      <UserRow
-                        key={user.id}
-                        user={user}
-                        onAction={(action) => setPending({ user, action })}
-                      />
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
-              <Group justify="space-between" mt="md">
-                <Text size="sm" c="dimmed" data-testid="users-total">
-                  {t('total', { count: data.total })}
-                </Text>
-                <Pagination total={pages} value={page} onChange={setPage} data-testid="users-pagination" />
-              </Group>
-            </>
-          )
-        }
+        {(data) => (
+          <PagedTable
+            testId="users"
+            minWidth={760}
+            columns={columns}
+            rows={data.items}
+            rowKey={(user) => user.id}
+            rowAttributes={(user) => ({ 'data-testid': 'user-row', 'data-username': user.username })}
+            emptyText={debouncedSearch ? t('noMatch') : t('common:noData')}
+            paging={{
+              page,
+              pageSize: data.pageSize,
+              total: data.total,
+              onPageChange: setPage,
+              totalText: t('total', { count: data.total }),
+            }}
+          />
+        )}
       </QueryState>
       <CreateUserModal opened={creating} onClose={() => setCreating(false)} />
       {pending && (
@@ -151,79 +153,76 @@ export function UsersList() {
   );
 }
 
-function UserRow({ user, onAction }: { user: ManagedUser; onAction: (action: UserAction) => void }) {
+function UsernameCell({ user, own }: { user: ManagedUser; own: boolean }) {
   const { t } = useTranslation('users');
-  const { user: actor } = useSession();
-  const editable = actor ? mayEditUser(actor, user) : false;
-  const own = actor ? isOwnAccount(actor, user) : false;
   return (
-    <Table.Tr data-testid="user-row" data-username={user.username}>
-      <Table.Td>
-        <Group gap={6} wrap="nowrap">
-          <Anchor component={Link} to={userPagePath(user.id)} fw={500} data-testid="user-link">
-            {user.username}
-          </Anchor>
-          {own && (
-            <Badge size="xs" variant="outline">
-              {t('you')}
-            </Badge>
-          )}
-        </Group>
-      </Table.Td>
-      <Table.Td>{user.displayName}</Table.Td>
-      <Table.Td>
-        <RoleBadge role={user.role} />
-      </Table.Td>
-      <Table.Td>
-        <StatusBadge disabled={user.disabled} />
-      </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(user.createdAt)}</Table.Td>
-      <Table.Td>
-        <Menu position="bottom-end" withinPortal>
-          <Menu.Target>
-            <ActionIcon
-              variant="subtle"
-              color="gray"
-              aria-label={t('actionsFor', { name: user.username })}
-              data-testid="user-actions"
+    <Group gap={6} wrap="nowrap">
+      <Anchor component={Link} to={userPagePath(user.id)} fw={500} data-testid="user-link">
+        {user.username}
+      </Anchor>
+      {own && (
+        <Badge size="xs" variant="outline">
+          {t('you')}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+function UserActionsMenu({
+  user,
+  editable,
+  onAction,
+}: {
+  user: ManagedUser;
+  editable: boolean;
+  onAction: (action: UserAction) => void;
+}) {
+  const { t } = useTranslation('users');
+  return (
+    <Menu position="bottom-end" withinPortal>
+      <Menu.Target>
+        <ActionIcon
+          variant="subtle"
+          color="gray"
+          aria-label={t('actionsFor', { name: user.username })}
+          data-testid="user-actions"
+        >
+          <IconDots size={18} />
+        </ActionIcon>
+      </Menu.Target>
+      <Menu.Dropdown>
+        <Menu.Item component={Link} to={userPagePath(user.id)} leftSection={<IconPencil size={16} />}>
+          {t('action.open')}
+        </Menu.Item>
+        {editable && (
+          <>
+            <Menu.Item
+              leftSection={<IconKey size={16} />}
+              onClick={() => onAction('reset-password')}
+              data-testid="user-action-reset-password"
             >
-              <IconDots size={18} />
-            </ActionIcon>
-          </Menu.Target>
-          <Menu.Dropdown>
-            <Menu.Item component={Link} to={userPagePath(user.id)} leftSection={<IconPencil size={16} />}>
-              {t('action.open')}
+              {t('action.resetPassword')}
             </Menu.Item>
-            {editable && (
-              <>
-                <Menu.Item
-                  leftSection={<IconKey size={16} />}
-                  onClick={() => onAction('reset-password')}
-                  data-testid="user-action-reset-password"
-                >
-                  {t('action.resetPassword')}
-                </Menu.Item>
-                <Menu.Item
-                  leftSection={user.disabled ? <IconLockOpen size={16} /> : <IconLock size={16} />}
-                  onClick={() => onAction(user.disabled ? 'enable' : 'disable')}
-                  data-testid={user.disabled ? 'user-action-enable' : 'user-action-disable'}
-                >
-                  {user.disabled ? t('action.enable') : t('action.disable')}
-                </Menu.Item>
-                <Menu.Divider />
-                <Menu.Item
-                  color="red"
-                  leftSection={<IconTrash size={16} />}
-                  onClick={() => onAction('delete')}
-                  data-testid="user-action-delete"
-                >
-                  {t('action.delete')}
-                </Menu.Item>
-              </>
-            )}
-          </Menu.Dropdown>
-        </Menu>
-      </Table.Td>
-    </Table.Tr>
+            <Menu.Item
+              leftSection={user.disabled ? <IconLockOpen size={16} /> : <IconLock size={16} />}
+              onClick={() => onAction(user.disabled ? 'enable' : 'disable')}
+              data-testid={user.disabled ? 'user-action-enable' : 'user-action-disable'}
+            >
+              {user.disabled ? t('action.enable') : t('action.disable')}
+            </Menu.Item>
+            <Menu.Divider />
+            <Menu.Item
+              color="red"
+              leftSection={<IconTrash size={16} />}
+              onClick={() => onAction('delete')}
+              data-testid="user-action-delete"
+            >
+              {t('action.delete')}
+            </Menu.Item>
+          </>
+        )}
+      </Menu.Dropdown>
+    </Menu>
   );
 }

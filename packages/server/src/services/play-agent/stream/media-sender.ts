@@ -214,6 +214,15 @@ export async function sendMedia(
   let finished = false;
   const result: SendMediaResult = { status: 0, bytesSent: 0, bytesPlanned: 0, completed: false };
 
+  /** Write callbacks still running are counted first (bounded: a destroyed socket calls them at once). */
+  const writesSettled = async () => {
+    if (inflight === 0) return;
+    await Promise.race([
+      new Promise<void>((resolve) => (settled = resolve)),
+      new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
+    ]);
+  };
+
   const interruption = (): SendMediaResult['interrupted'] =>
     signal.reason instanceof ClientGoneError ? 'client' : 'aborted';
 
@@ -368,6 +377,8 @@ export async function sendMedia(
       res.end();
       await ended(res);
       finished = res.writableFinished;
+      // `writableFinished` may be true before the last write callbacks ran (the socket took the bytes at once).
+      await writesSettled();
       // The client has the whole answer now and may ask again at once: its bytes must count before any
       // further admission (quotas), not only after the sources are closed below.
       meter.flush();
@@ -393,12 +404,7 @@ export async function sendMedia(
     options.signal?.removeEventListener('abort', onCallerAbort);
     if (!signal.aborted) controller.abort(new Error('the answer ended'));
     // Write callbacks still running are counted before the last report (bounded: a destroyed socket calls them at once).
-    if (inflight > 0) {
-      await Promise.race([
-        new Promise<void>((resolve) => (settled = resolve)),
-        new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
-      ]);
-    }
+    await writesSettled();
     await body?.close();
     await source.close();
     meter.stop();
