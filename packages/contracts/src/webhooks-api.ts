@@ -110,11 +110,11 @@ export const OUTBOUND_WEBHOOK_VARIABLES: readonly OutboundWebhookVariable[] = [
     'The title, URL-encoded (the urlencode. prefix works on every variable)',
   ),
   variable(
-    'urlencode.library.name',
+    'urlencode.payloadJson',
     'urlencode',
     'string',
     false,
-    'The library name, URL-encoded (the urlencode. prefix works on every variable)',
+    'The whole event as URL-encoded JSON (the urlencode. prefix works on every variable)',
   ),
 ];
 

@@ -6,6 +6,7 @@ import {
   IconLicense,
   IconListDetails,
   IconServer,
+  IconSettings,
   IconUsers,
 } from '@tabler/icons-react';
 import type { PageEntry } from '../shell/page-registry.js';
@@ -66,5 +67,12 @@ export const consolePages: PageEntry[] = [
     permission: 'audit',
     icon: IconListDetails,
     load: () => import('./audit/audit-page.js'),
+  },
+  {
+    path: 'settings',
+    labelKey: 'nav.settings',
+    permission: 'settings',
+    icon: IconSettings,
+    load: () => import('./settings/settings-page.js'),
   },
 ];

@@ -32,7 +32,7 @@ const en: Record<string, string> = {
   ALREADY_EXISTS: 'Something with this name exists already.',
   DIRECTORY_NOT_EMPTY: 'The folder is not empty.',
   STORAGE_UNAVAILABLE: 'The storage node does not answer.',
-  PAYLOAD_TOO_LARGE: 'The upload is too large.',
+  PAYLOAD_TOO_LARGE: 'The request is too large.',
   QUOTA_EXHAUSTED: 'Your traffic quota is used up for this period.',
   NODE_NOT_ALLOWED: 'Your account may not use this playback node.',
   WEB_PLAYBACK_DISABLED: 'Web playback is switched off for your account.',
@@ -74,6 +74,8 @@ const en: Record<string, string> = {
   TRANSFER_FAILED: 'The transfer failed.',
   STORAGE_NODE_REQUIRED: 'Several storage nodes exist: choose one.',
   STORAGE_NODE_NOT_FOUND: 'That storage node is not online.',
+  PROTOCOL_NOT_AVAILABLE: 'This protocol is not available yet: play-agents implement only proto_a.',
+  UPLOAD_NOT_FOUND: 'The uploaded image has expired or was saved already. Upload it again.',
 };
 
 const zh: Record<string, string> = {
@@ -106,7 +108,7 @@ const zh: Record<string, string> = {
   ALREADY_EXISTS: '已存在同名对象。',
   DIRECTORY_NOT_EMPTY: '文件夹不为空。',
   STORAGE_UNAVAILABLE: '存储节点无响应。',
-  PAYLOAD_TOO_LARGE: '上传内容过大。',
+  PAYLOAD_TOO_LARGE: '请求内容过大。',
   QUOTA_EXHAUSTED: '本周期的流量配额已用完。',
   NODE_NOT_ALLOWED: '您的账号不能使用此播放节点。',
   WEB_PLAYBACK_DISABLED: '您的账号已关闭网页播放。',
@@ -148,6 +150,8 @@ const zh: Record<string, string> = {
   TRANSFER_FAILED: '传输失败。',
   STORAGE_NODE_REQUIRED: '存在多个存储节点，请选择一个。',
   STORAGE_NODE_NOT_FOUND: '该存储节点不在线。',
+  PROTOCOL_NOT_AVAILABLE: '该协议暂不可用：播放节点目前只实现了 proto_a。',
+  UPLOAD_NOT_FOUND: '上传的图片已过期或已被保存，请重新上传。',
 };
 
 export const errorMessages = { en, zh };

@@ -5,10 +5,13 @@ import { apiRequest } from '../api/client.js';
 
 export const DEFAULT_SYSTEM_NAME = 'SVC Media';
 
+/** Where the public branding is cached; the settings page invalidates it after a save. */
+export const PUBLIC_BRANDING_QUERY_KEY = ['public', '/api/auth/branding'] as const;
+
 /** The public branding (system name, logo), read before sign-in and shared by every page. */
 export function useBranding(): BrandingResponse | undefined {
   const { data } = useQuery({
-    queryKey: ['public', '/api/auth/branding'],
+    queryKey: PUBLIC_BRANDING_QUERY_KEY,
     queryFn: ({ signal }) =>
       apiRequest(undefined, '/api/auth/branding', { schema: brandingResponseSchema, signal }),
     staleTime: 30_000,

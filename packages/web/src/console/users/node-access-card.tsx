@@ -1,38 +1,19 @@
-import {
-  Alert,
-  Button,
-  Group,
-  MultiSelect,
-  Paper,
-  Radio,
-  SimpleGrid,
-  Stack,
-  TagsInput,
-  Text,
-} from '@mantine/core';
+import { Button, Group, Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  nodeAccessSchema,
-  type NodeAccess,
-  type NodeAccessMode,
-  type RouteKind,
-  type UserDetail,
-} from '@svc/contracts';
+import { nodeAccessSchema, type NodeAccess, type UserDetail } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
-import { ErrorAlert } from '../../shell/error-alert.js';
+import { NodeAccessFormBody } from './node-access-form-body.js';
 import {
   nodeAccessFormErrors,
   nodeAccessValuesFrom,
   toNodeAccessBody,
   type NodeAccessValues,
 } from './node-access-form.js';
-import { routeLabel, selectItems, unknownRoutesOf, type RouteOption } from './route-options.js';
+import type { RouteOption } from './route-options.js';
 import { USERS_PATH, userPath } from './user-paths.js';
-
-const MODES: NodeAccessMode[] = ['ALL', 'ALLOW_LIST', 'NONE'];
 
 export interface RouteChoices {
   options: RouteOption[];
@@ -61,30 +42,8 @@ export function NodeAccessForm({
       api(`${userPath(user.id)}/node-access`, { method: 'PUT', body, schema: nodeAccessSchema }),
     [USERS_PATH],
   );
-  const unknown = unknownRoutesOf(save.error);
-  const listed = form.values.mode === 'ALLOW_LIST';
-  const empty = listed && form.values.nodes.length === 0 && form.values.endpoints.length === 0;
-
-  const listInput = (kind: RouteKind, field: 'nodes' | 'endpoints', label: string) => {
-    const common = {
-      label,
-      disabled: readOnly,
-      clearable: !readOnly,
-      ...form.getInputProps(field),
-      'data-testid': `node-access-${field}`,
-    };
-    return routes.known ? (
-      <MultiSelect
-        {...common}
-        data={selectItems(routes.options, kind, form.values[field])}
-        placeholder={t('nodeAccess.pickPlaceholder')}
-        searchable
-        nothingFoundMessage={t('common:noData')}
-      />
-    ) : (
-      <TagsInput {...common} description={t('nodeAccess.typeHelp')} />
-    );
-  };
+  const empty =
+    form.values.mode === 'ALLOW_LIST' && form.values.nodes.length === 0 && form.values.endpoints.length === 0;
 
   return (
     <Paper withBorder p="md" radius="md">
@@ -101,43 +60,20 @@ export function NodeAccessForm({
         )}
       >
         <Stack>
-          <Radio.Group
-            label={t('nodeAccess.mode')}
-            {...form.getInputProps('mode')}
-            data-testid="node-access-mode"
-          >
-            <Stack gap="sm" mt="xs">
-              {MODES.map((mode) => (
-                <Radio
-                  key={mode}
-                  value={mode}
-                  disabled={readOnly}
-                  label={t(`nodeAccess.modes.${mode}`)}
-                  description={t(`nodeAccess.modes.${mode}_help`)}
-                  data-testid={`node-access-mode-${mode}`}
-                />
-              ))}
-            </Stack>
-          </Radio.Group>
-          {listed && (
-            <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
-              {listInput('node', 'nodes', t('nodeAccess.nodes'))}
-              {listInput('endpoint', 'endpoints', t('nodeAccess.endpoints'))}
-            </SimpleGrid>
-          )}
-          {empty && (
-            <Text size="sm" c="dimmed" data-testid="node-access-empty">
-              {t('nodeAccess.emptyList')}
-            </Text>
-          )}
-          {save.isError && <ErrorAlert error={save.error} />}
-          {unknown.length > 0 && (
-            <Alert color="red" variant="outline" data-testid="node-access-unknown">
-              {t('nodeAccess.unknown', {
-                ids: unknown.map((route) => routeLabel(route, routes.options)).join(', '),
-              })}
-            </Alert>
-          )}
+          <NodeAccessFormBody
+            form={form}
+            routes={routes}
+            readOnly={readOnly}
+            saveError={save.error}
+            modeMessages="nodeAccess"
+            notices={
+              empty && (
+                <Text size="sm" c="dimmed" data-testid="node-access-empty">
+                  {t('nodeAccess.emptyList')}
+                </Text>
+              )
+            }
+          />
           {!readOnly && (
             <Group justify="flex-end">
               <Button type="submit" loading={save.isPending} data-testid="node-access-save">

@@ -19,7 +19,13 @@ import { retentionBounds } from './retention-bounds.js';
 /** Form error marker of a value outside the bounds, translated when shown (so it follows the language). */
 const OUT_OF_RANGE = 'retention.outOfRange';
 
-function RetentionForm({ retention }: { retention: ActivityRetentionResponse }) {
+function RetentionForm({
+  retention,
+  onDirtyChange,
+}: {
+  retention: ActivityRetentionResponse;
+  onDirtyChange?: (dirty: boolean) => void;
+}) {
   const { t } = useTranslation('reports');
   const bounds = retentionBounds(retention);
   const shortcuts = retention.shortcuts.length > 0 ? retention.shortcuts : [...ACTIVITY_RETENTION_SHORTCUTS];
@@ -40,6 +46,9 @@ function RetentionForm({ retention }: { retention: ActivityRetentionResponse }) 
     form.setValues({ days: retention.days });
     form.resetDirty({ days: retention.days });
   }, [retention.days]);
+  const dirty = form.isDirty();
+  useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
+  useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 
   const save = useApiMutation(
     (api, days: number) =>
@@ -135,8 +144,11 @@ function RetentionForm({ retention }: { retention: ActivityRetentionResponse }) 
   );
 }
 
-/** How long the activity log keeps playback events; applied by the next daily cleanup. */
-export function RetentionCard() {
+/**
+ * How long the activity log keeps playback events; applied by the next daily cleanup. `onDirtyChange` hears
+ * whether the form holds an edit not saved yet (the settings page guards against losing it).
+ */
+export function RetentionCard({ onDirtyChange }: { onDirtyChange?: (dirty: boolean) => void } = {}) {
   const { t } = useTranslation('reports');
   const query = useApiQuery(RETENTION_PATH, { schema: activityRetentionResponseSchema });
   return (
@@ -145,7 +157,7 @@ export function RetentionCard() {
         {t('retention.title')}
       </Title>
       <QueryState query={query} skeletonRows={4}>
-        {(retention) => <RetentionForm retention={retention} />}
+        {(retention) => <RetentionForm retention={retention} onDirtyChange={onDirtyChange} />}
       </QueryState>
     </Paper>
   );

@@ -1,0 +1,191 @@
+import { useState } from 'react';
+import { ActionIcon, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconLock, IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
+import type { OutboundWebhook } from '@svc/contracts';
+import { useTranslation } from 'react-i18next';
+import { useApiMutation } from '../../../api/hooks.js';
+import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
+import { subscriptionNames, type SubscribableLibrary } from './library-options.js';
+import { TableBadge } from './table-badge.js';
+import { webhookPath, WEBHOOKS_PATH } from './webhook-paths.js';
+
+function EndpointRow({
+  endpoint,
+  libraries,
+  testing,
+  onEdit,
+  onTest,
+}: {
+  endpoint: OutboundWebhook;
+  libraries: readonly SubscribableLibrary[];
+  testing: boolean;
+  onEdit: () => void;
+  onTest: () => void;
+}) {
+  const { t } = useTranslation('webhooks');
+  const [deleting, setDeleting] = useState(false);
+  const remove = useApiMutation(
+    (api, id: string) => api(webhookPath(id), { method: 'DELETE' }),
+    [WEBHOOKS_PATH],
+  );
+  const names = subscriptionNames(endpoint.libraryIds, libraries, (id) => t('form.deletedLibrary', { id }));
+  return (
+    <Table.Tr data-testid="webhook-row" data-webhook-id={endpoint.id} data-webhook-name={endpoint.name}>
+      <Table.Td>
+        <Text fw={500}>{endpoint.name}</Text>
+        {endpoint.allowPrivateNetwork && (
+          <TableBadge size="xs" color="orange" variant="light">
+            {t('list.privateNetwork')}
+          </TableBadge>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <TableBadge variant="outline">{endpoint.method}</TableBadge>
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          {endpoint.urlSensitive && (
+            <Tooltip label={t('list.urlHidden')}>
+              <IconLock size={14} aria-label={t('list.urlHidden')} />
+            </Tooltip>
+          )}
+          <Text size="sm" ff="monospace" style={{ wordBreak: 'break-all' }} data-testid="webhook-row-url">
+            {endpoint.url}
+          </Text>
+        </Group>
+      </Table.Td>
+      <Table.Td>
+        <TableBadge
+          color={endpoint.enabled ? 'green' : 'gray'}
+          variant="light"
+          data-testid="webhook-row-enabled"
+        >
+          {endpoint.enabled ? t('common:enabled') : t('common:disabled')}
+        </TableBadge>
+      </Table.Td>
+      <Table.Td data-testid="webhook-row-libraries">
+        {names === null ? (
+          <Text size="sm" c="dimmed">
+            {t('list.allLibraries')}
+          </Text>
+        ) : (
+          <Stack gap={0}>
+            {names.map((name) => (
+              <Text key={name} size="sm">
+                {name}
+              </Text>
+            ))}
+          </Stack>
+        )}
+      </Table.Td>
+      <Table.Td>
+        <Group gap={4} wrap="nowrap">
+          <Button
+            size="xs"
+            variant="light"
+            leftSection={<IconSend size={14} />}
+            loading={testing}
+            onClick={onTest}
+            aria-label={t('list.testNamed', { name: endpoint.name })}
+            data-testid="webhook-test"
+          >
+            {t('list.test')}
+          </Button>
+          <Tooltip label={t('common:edit')}>
+            <ActionIcon
+              variant="subtle"
+              onClick={onEdit}
+              aria-label={t('list.editNamed', { name: endpoint.name })}
+              data-testid="webhook-edit"
+            >
+              <IconPencil size={18} />
+            </ActionIcon>
+          </Tooltip>
+          <Tooltip label={t('common:delete')}>
+            <ActionIcon
+              variant="subtle"
+              color="red"
+              onClick={() => setDeleting(true)}
+              aria-label={t('list.deleteNamed', { name: endpoint.name })}
+              data-testid="webhook-delete"
+            >
+              <IconTrash size={18} />
+            </ActionIcon>
+          </Tooltip>
+        </Group>
+        <ConfirmDialog
+          opened={deleting}
+          title={t('list.deleteTitle')}
+          message={t('list.deleteMessage', { name: endpoint.name })}
+          loading={remove.isPending}
+          error={remove.error}
+          onClose={() => {
+            remove.reset();
+            setDeleting(false);
+          }}
+          onConfirm={() =>
+            remove.mutate(endpoint.id, {
+              onSuccess: () => {
+                notifications.show({ color: 'green', message: t('list.deleted', { name: endpoint.name }) });
+                setDeleting(false);
+              },
+            })
+          }
+        />
+      </Table.Td>
+    </Table.Tr>
+  );
+}
+
+/** The endpoints with their method, URL (masked when sensitive), state, subscription and actions. */
+export function EndpointsTable({
+  endpoints,
+  libraries,
+  testingId,
+  onEdit,
+  onTest,
+}: {
+  endpoints: readonly OutboundWebhook[];
+  libraries: readonly SubscribableLibrary[];
+  testingId: string | null;
+  onEdit: (endpoint: OutboundWebhook) => void;
+  onTest: (endpoint: OutboundWebhook) => void;
+}) {
+  const { t } = useTranslation('webhooks');
+  if (endpoints.length === 0) {
+    return (
+      <Text c="dimmed" size="sm" data-testid="webhooks-empty">
+        {t('list.empty')}
+      </Text>
+    );
+  }
+  return (
+    <Table.ScrollContainer minWidth={860}>
+      <Table striped highlightOnHover verticalSpacing="sm" data-testid="webhooks-table">
+        <Table.Thead>
+          <Table.Tr>
+            <Table.Th>{t('list.name')}</Table.Th>
+            <Table.Th>{t('list.method')}</Table.Th>
+            <Table.Th>{t('list.url')}</Table.Th>
+            <Table.Th>{t('list.enabled')}</Table.Th>
+            <Table.Th>{t('list.libraries')}</Table.Th>
+            <Table.Th>{t('common:actions')}</Table.Th>
+          </Table.Tr>
+        </Table.Thead>
+        <Table.Tbody>
+          {endpoints.map((endpoint) => (
+            <EndpointRow
+              key={endpoint.id}
+              endpoint={endpoint}
+              libraries={libraries}
+              testing={testingId === endpoint.id}
+              onEdit={() => onEdit(endpoint)}
+              onTest={() => onTest(endpoint)}
+            />
+          ))}
+        </Table.Tbody>
+      </Table>
+    </Table.ScrollContainer>
+  );
+}
