@@ -14,6 +14,7 @@ import { QueryState } from '../../../shell/query-state.js';
 import { barOption, monthlyOption, shareOption } from '../charts/chart-options.js';
 import { useChartPalette } from '../charts/chart-palette.js';
 import { EChart } from '../charts/echart.js';
+import type { ChartOption } from '../charts/echarts-setup.js';
 import { formatRatio, formatWatchMs, msToHours, shanghaiDateTime } from '../report-format.js';
 import { REPORTS_PATH } from '../report-queries.js';
 import { useLanguage } from '../use-language.js';
@@ -42,6 +43,20 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       </Title>
       {children}
     </Paper>
+  );
+}
+
+/** The analysis charts: message keys `drill.<chart>` and `drill.<chart>Label`, test id `user-<kebab>`. */
+type UserChart = 'monthly' | 'hourly' | 'weekday' | 'mediaTypes' | 'platforms';
+const HALF_WIDTH_CHARTS: readonly UserChart[] = ['hourly', 'weekday', 'mediaTypes', 'platforms'];
+
+function ChartSection({ chart, option }: { chart: UserChart; option: ChartOption }) {
+  const { t } = useTranslation('reports');
+  const testId = `user-${chart.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
+  return (
+    <Section title={t(`drill.${chart}`)}>
+      <EChart option={option} height={CHART_HEIGHT} label={t(`drill.${chart}Label`)} testId={testId} />
+    </Section>
   );
 }
 
@@ -115,47 +130,11 @@ function UserAnalysis({ data }: { data: ReportUserResponse }) {
         <Stat label={t('drill.plays')} value={formatNumber(totals.playCount)} testId="user-stat-plays" />
         <Stat label={t('drill.traffic')} value={formatBytes(totals.bytes)} testId="user-stat-traffic" />
       </SimpleGrid>
-      <Section title={t('drill.monthly')}>
-        <EChart
-          option={charts.monthly}
-          height={CHART_HEIGHT}
-          label={t('drill.monthlyLabel')}
-          testId="user-monthly"
-        />
-      </Section>
+      <ChartSection chart="monthly" option={charts.monthly} />
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-        <Section title={t('drill.hourly')}>
-          <EChart
-            option={charts.hourly}
-            height={CHART_HEIGHT}
-            label={t('drill.hourlyLabel')}
-            testId="user-hourly"
-          />
-        </Section>
-        <Section title={t('drill.weekday')}>
-          <EChart
-            option={charts.weekday}
-            height={CHART_HEIGHT}
-            label={t('drill.weekdayLabel')}
-            testId="user-weekday"
-          />
-        </Section>
-        <Section title={t('drill.mediaTypes')}>
-          <EChart
-            option={charts.mediaTypes}
-            height={CHART_HEIGHT}
-            label={t('drill.mediaTypesLabel')}
-            testId="user-media-types"
-          />
-        </Section>
-        <Section title={t('drill.platforms')}>
-          <EChart
-            option={charts.platforms}
-            height={CHART_HEIGHT}
-            label={t('drill.platformsLabel')}
-            testId="user-platforms"
-          />
-        </Section>
+        {HALF_WIDTH_CHARTS.map((chart) => (
+          <ChartSection key={chart} chart={chart} option={charts[chart]} />
+        ))}
       </SimpleGrid>
       <Section title={t('drill.recentPlays')}>
         <RecentPlays plays={data.recentPlays} />
