@@ -73,7 +73,8 @@ async function secondaryIndexes(db: Db): Promise<{ drop: string[]; create: strin
  * Fills users and activity_log: `users` accounts and `sessions` play sessions of EVENTS_PER_SESSION events each
  * (start, progress…, stop, 5 minutes apart), spread evenly over `days` days before `end`, in time order as a
  * live install would have stored them. Users and items are skewed (a few heavy users, popular titles); 10 % of
- * sessions are redirected (0 bytes). Indexes are dropped during the load and rebuilt after it.
+ * sessions are redirected (0 bytes). Indexes are dropped during the load and rebuilt after it; the sessions
+ * rollup is filled by its trigger as the events arrive, as on a live install.
  */
 export async function generateReportData(
   pool: Db,
@@ -83,6 +84,8 @@ export async function generateReportData(
   // One connection throughout, so the session settings apply to every statement.
   await pool.connection().execute(async (db) => {
     await sql`SET maintenance_work_mem = '512MB'`.execute(db);
+    // The sessions-rollup trigger aggregates each chunk of 500,000 events in memory.
+    await sql`SET work_mem = '256MB'`.execute(db);
     await loadReportData(db, shape, progress);
   });
 }
@@ -172,6 +175,7 @@ async function loadReportData(
   progress(`  indexes rebuilt in ${((Date.now() - indexStart) / 1000).toFixed(0)} s`);
   const vacuumStart = Date.now();
   await sql`VACUUM ANALYZE activity_log`.execute(db);
+  await sql`VACUUM ANALYZE activity_session`.execute(db);
   await sql`VACUUM ANALYZE users`.execute(db);
   progress(`  VACUUM ANALYZE in ${((Date.now() - vacuumStart) / 1000).toFixed(0)} s`);
 }

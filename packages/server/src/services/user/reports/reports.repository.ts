@@ -1,22 +1,16 @@
 import { sql, type Kysely, type RawBuilder } from 'kysely';
-import {
-  REPORT_PLATFORM_PATTERNS,
-  type ActivityMediaType,
-  type AccountRole,
-  type ReportGranularity,
-  type ReportPlatform,
-  type ReportSort,
+import type {
+  ActivityMediaType,
+  AccountRole,
+  ReportGranularity,
+  ReportPlatform,
+  ReportSort,
 } from '@svc/contracts';
 import type { DatabaseBackend } from '../../../platform/db/index.js';
 import type { UserDatabase } from '../user.db.js';
+import { bucketSql, eventsIn, platformSql, sessionRowsIn, type EventFilter } from './report-sql.js';
 
-/** The events a report query counts: occurred_at in [from, to), optionally one media type and one user. */
-export interface EventFilter {
-  from: Date;
-  to: Date;
-  mediaType?: ActivityMediaType | undefined;
-  userId?: string | undefined;
-}
+export type { EventFilter } from './report-sql.js';
 
 /** Figures of one period of the overview. */
 export interface PeriodSummary {
@@ -26,8 +20,6 @@ export interface PeriodSummary {
   bytes: number;
   peakConcurrency: number;
 }
-
-type Totals = Omit<PeriodSummary, 'peakConcurrency'>;
 
 export interface TimelineRow {
   bucket: Date;
@@ -142,48 +134,6 @@ export interface AccountInfo {
 
 const num = (value: unknown): number => (value === null || value === undefined ? 0 : Number(value));
 
-/** Monday 2000-01-03 00:00 in Shanghai: the origin of half-hour, hour, day and week buckets. */
-const BUCKET_ORIGIN = sql.raw(`timestamptz '2000-01-03 00:00:00+08'`);
-const STRIDES: Record<Exclude<ReportGranularity, 'month'>, string> = {
-  halfHour: '30 minutes',
-  hour: '1 hour',
-  day: '1 day',
-  week: '7 days',
-};
-
-/**
- * The start of the bucket holding a timestamptz, as a timestamptz. Half hours to weeks with date_bin on the instant
- * itself (Shanghai has no daylight saving, so a Shanghai day is 24 h from a Shanghai midnight); months with
- * date_trunc on the Shanghai wall-clock time.
- */
-export function bucketSql(column: RawBuilder<unknown>, granularity: ReportGranularity): RawBuilder<Date> {
-  if (granularity === 'month') {
-    return sql<Date>`(date_trunc('month', ${column} AT TIME ZONE 'Asia/Shanghai') AT TIME ZONE 'Asia/Shanghai')`;
-  }
-  return sql<Date>`date_bin(${sql.raw(`interval '${STRIDES[granularity]}'`)}, ${column}, ${BUCKET_ORIGIN})`;
-}
-
-/** The platform of an event (REPORT_PLATFORM_PATTERNS, first match, else 'other') from its three text columns. */
-export function platformSql(alias: string): RawBuilder<ReportPlatform> {
-  const text = sql`(${sql.ref(`${alias}.client`)} || ' ' || ${sql.ref(`${alias}.device_name`)} || ' ' || ${sql.ref(`${alias}.user_agent`)})`;
-  const cases = REPORT_PLATFORM_PATTERNS.map(
-    ([platform, pattern]) => sql`WHEN ${text} ~* ${sql.lit(pattern)} THEN ${sql.lit(platform)}`,
-  );
-  return sql<ReportPlatform>`(CASE ${sql.join(cases, sql` `)} ELSE 'other' END)`;
-}
-
-/** The filter as a WHERE condition on the activity_log alias `alias`. */
-function eventsIn(filter: EventFilter, alias = 'a'): RawBuilder<boolean> {
-  const column = (name: string) => sql.ref(`${alias}.${name}`);
-  const parts = [
-    sql`${column('occurred_at')} >= ${filter.from}`,
-    sql`${column('occurred_at')} < ${filter.to}`,
-  ];
-  if (filter.mediaType) parts.push(sql`${column('media_type')} = ${filter.mediaType}`);
-  if (filter.userId) parts.push(sql`${column('user_id')} = ${filter.userId}`);
-  return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
-}
-
 const SORT_COLUMNS: Record<ReportSort, string> = { watchMs: 'watch_ms', playCount: 'plays', bytes: 'bytes' };
 
 /**
@@ -202,13 +152,8 @@ export class ReportsRepository {
     private readonly backend: DatabaseBackend,
   ) {}
 
-  /**
-   * Settings of a report transaction: a memory budget, no JIT compilation, a time limit. `hashOnly` keeps the
-   * planner from sorting a whole window for a GROUP BY by session and device: it cannot know that the device
-   * columns are constant within a session, estimates five times the real number of groups and would sort
-   * (several times slower than hashing the groups that really exist).
-   */
-  private settings(hashOnly = false): string {
+  /** Settings of a report transaction: a memory budget, no JIT compilation, a time limit. */
+  private settings(): string {
     // A month's hash aggregates fit in 64 MB. The embedded database keeps its WebAssembly memory once grown,
     // so it gets less. JIT compilation costs more than it saves on these short aggregates.
     const workMem = this.backend === 'postgres' ? '64MB' : '32MB';
@@ -216,21 +161,17 @@ export class ReportsRepository {
       `SET LOCAL work_mem = '${workMem}'`,
       'SET LOCAL jit = off',
       "SET LOCAL statement_timeout = '60s'",
-      ...(hashOnly ? ['SET LOCAL enable_sort = off'] : []),
     ].join('; ');
   }
 
   /** Runs report queries in one read-only snapshot (repeatable read). */
-  private read<T>(
-    work: (db: Kysely<UserDatabase>) => Promise<T>,
-    options: { hashOnly?: boolean } = {},
-  ): Promise<T> {
+  private read<T>(work: (db: Kysely<UserDatabase>) => Promise<T>): Promise<T> {
     return this.db
       .transaction()
       .setIsolationLevel('repeatable read')
       .setAccessMode('read only')
       .execute(async (trx) => {
-        await sql.raw(this.settings(options.hashOnly)).execute(trx);
+        await sql.raw(this.settings()).execute(trx);
         return work(trx);
       });
   }
@@ -284,44 +225,48 @@ export class ReportsRepository {
   }
 
   /**
-   * The overview's figures for the window [from, to) and the previous period [previousFrom, from): per period
-   * one aggregate by user (active users, plays, watch, bytes) and the concurrency sweep (see concurrency()).
+   * The overview's figures for the window [from, to) and the previous period [previousFrom, from), one query per
+   * period (see period()), both over one snapshot.
    */
   async summary(
     filter: EventFilter,
     previousFrom: Date,
   ): Promise<{ current: PeriodSummary; previous: PeriodSummary }> {
     const previous: EventFilter = { ...filter, from: previousFrom, to: filter.from };
-    const [currentTotals, currentPeak, previousTotals, previousPeak] = await this.readAll<
-      [Totals, number, Totals, number]
-    >([
-      (db) => this.totals(db, filter),
-      (db) => this.peak(db, filter),
-      (db) => this.totals(db, previous),
-      (db) => this.peak(db, previous),
+    const [current, before] = await this.readAll<[PeriodSummary, PeriodSummary]>([
+      (db) => this.period(db, filter),
+      (db) => this.period(db, previous),
     ]);
-    return {
-      current: { ...currentTotals, peakConcurrency: currentPeak },
-      previous: { ...previousTotals, peakConcurrency: previousPeak },
-    };
+    return { current, previous: before };
   }
 
-  private async totals(db: Kysely<UserDatabase>, filter: EventFilter): Promise<Totals> {
+  /**
+   * One period's cards from the sessions rollup (sessionRowsIn): active users, plays, watch and bytes, and the
+   * peak concurrency. The peak is a sweep: each session (session_id) plays from its first to its last event in
+   * the window; +1 at the first, -1 at the last, ordered by time with +1 first at equal times; the peak is the
+   * highest running sum.
+   */
+  private async period(db: Kysely<UserDatabase>, filter: EventFilter): Promise<PeriodSummary> {
     const result = await sql<{
       users: number;
       plays: number | null;
       watch_ms: number | null;
       bytes: number | null;
+      peak: number | null;
     }>`
-      SELECT count(*) AS users, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
-             sum(bytes)::bigint AS bytes
+      WITH r AS MATERIALIZED ${sessionRowsIn(filter)},
+      s AS (SELECT min(first_at) AS first_at, max(last_at) AS last_at FROM r GROUP BY session_id)
+      SELECT (SELECT count(*) FROM (SELECT user_id FROM r GROUP BY user_id) u) AS users,
+             totals.plays, totals.watch_ms, totals.bytes,
+             (
+               SELECT max(running) FROM (
+                 SELECT sum(d) OVER (ORDER BY t, d DESC ROWS UNBOUNDED PRECEDING) AS running
+                 FROM (SELECT first_at AS t, 1 AS d FROM s UNION ALL SELECT last_at AS t, -1 AS d FROM s) points
+               ) sweep
+             ) AS peak
       FROM (
-        SELECT a.user_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-               sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes
-        FROM activity_log a
-        WHERE ${eventsIn(filter)}
-        GROUP BY a.user_id
-      ) per_user
+        SELECT sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes FROM r
+      ) totals
     `.execute(db);
     const row = result.rows[0];
     return {
@@ -329,29 +274,8 @@ export class ReportsRepository {
       playCount: num(row?.plays),
       watchMs: num(row?.watch_ms),
       bytes: num(row?.bytes),
+      peakConcurrency: num(row?.peak),
     };
-  }
-
-  /**
-   * The most sessions playing at one instant: each session (session_id) plays from its first to its last event
-   * in the window; +1 at the first, -1 at the last, ordered by time with +1 first at equal times; the peak is
-   * the highest running sum.
-   */
-  private async peak(db: Kysely<UserDatabase>, filter: EventFilter): Promise<number> {
-    const result = await sql<{ peak: number | null }>`
-      WITH s AS (
-        SELECT min(a.occurred_at) AS first_at, max(a.occurred_at) AS last_at
-        FROM activity_log a
-        WHERE ${eventsIn(filter)}
-        GROUP BY a.session_id
-      )
-      SELECT max(running) AS peak
-      FROM (
-        SELECT sum(d) OVER (ORDER BY t, d DESC ROWS UNBOUNDED PRECEDING) AS running
-        FROM (SELECT first_at AS t, 1 AS d FROM s UNION ALL SELECT last_at AS t, -1 AS d FROM s) points
-      ) r
-    `.execute(db);
-    return num(result.rows[0]?.peak);
   }
 
   /** Per bucket: distinct users, plays, watch and bytes (buckets without events are absent). */
@@ -438,28 +362,24 @@ export class ReportsRepository {
   }
 
   /**
-   * The user ranking: `limit` users by `sort` descending, then user id. The ranking needs one aggregate by user;
-   * the distinct sessions are counted afterwards for the ranked users only.
+   * The user ranking: `limit` users by `sort` descending, then user id, from the sessions rollup. The ranking
+   * needs one aggregate by user; the distinct sessions are counted afterwards for the ranked users only.
    */
   async topUsers(filter: EventFilter, sort: ReportSort, limit: number): Promise<UserFigures[]> {
     return this.read(async (db) => {
       const result = await sql<UserFiguresRow>`
-        WITH ranked AS (
-          SELECT a.user_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-                 sum(a.duration_ms)::bigint AS watch_ms, sum(a.bytes_delta)::bigint AS bytes,
-                 max(a.occurred_at) AS last_at
-          FROM activity_log a
-          WHERE ${eventsIn(filter)}
-          GROUP BY a.user_id
-          ORDER BY ${sql.ref(SORT_COLUMNS[sort])} DESC, a.user_id
+        WITH r AS MATERIALIZED ${sessionRowsIn(filter)},
+        ranked AS (
+          SELECT user_id, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
+                 sum(bytes)::bigint AS bytes, max(last_at) AS last_at
+          FROM r
+          GROUP BY user_id
+          ORDER BY ${sql.ref(SORT_COLUMNS[sort])} DESC, user_id
           LIMIT ${limit}
         ),
         sessions AS (
           SELECT user_id, count(*) AS sessions
-          FROM (
-            SELECT DISTINCT a.user_id, a.session_id FROM activity_log a
-            WHERE ${eventsIn(filter)} AND a.user_id IN (SELECT user_id FROM ranked)
-          ) d
+          FROM (SELECT DISTINCT user_id, session_id FROM r WHERE user_id IN (SELECT user_id FROM ranked)) d
           GROUP BY user_id
         ),
         per_user AS (
@@ -487,8 +407,8 @@ export class ReportsRepository {
   }
 
   /**
-   * The item ranking: `limit` items by `sort` descending, then media id; names from each item's latest event.
-   * Distinct sessions and users are counted afterwards for the ranked items only.
+   * The item ranking: `limit` items by `sort` descending, then media id, from the sessions rollup; names from
+   * each item's latest event. Distinct sessions and users are counted afterwards for the ranked items only.
    */
   async topMedia(filter: EventFilter, sort: ReportSort, limit: number): Promise<MediaFigures[]> {
     return this.read(async (db) => {
@@ -503,21 +423,18 @@ export class ReportsRepository {
         series_name: string | null;
         media_type: ActivityMediaType;
       }>`
-        WITH ranked AS (
-          SELECT a.media_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-                 sum(a.duration_ms)::bigint AS watch_ms, sum(a.bytes_delta)::bigint AS bytes
-          FROM activity_log a
-          WHERE ${eventsIn(filter)}
-          GROUP BY a.media_id
-          ORDER BY ${sql.ref(SORT_COLUMNS[sort])} DESC, a.media_id COLLATE "C"
+        WITH r AS MATERIALIZED ${sessionRowsIn(filter)},
+        ranked AS (
+          SELECT media_id, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
+                 sum(bytes)::bigint AS bytes
+          FROM r
+          GROUP BY media_id
+          ORDER BY ${sql.ref(SORT_COLUMNS[sort])} DESC, media_id COLLATE "C"
           LIMIT ${limit}
         ),
         audience AS (
           SELECT media_id, count(DISTINCT session_id) AS sessions, count(DISTINCT user_id) AS users
-          FROM (
-            SELECT DISTINCT a.media_id, a.session_id, a.user_id FROM activity_log a
-            WHERE ${eventsIn(filter)} AND a.media_id IN (SELECT media_id FROM ranked)
-          ) d
+          FROM r WHERE media_id IN (SELECT media_id FROM ranked)
           GROUP BY media_id
         )
         SELECT ranked.*, audience.sessions, audience.users, latest.media_name, latest.series_name, latest.media_type
@@ -595,73 +512,47 @@ export class ReportsRepository {
 
   /**
    * Clients, platforms and devices (client + device name) with distinct users and sessions, plays, watch and
-   * bytes. The window is grouped once by (client, device, user agent, user, session); the platform is derived
-   * once per distinct (client, device, user agent).
+   * bytes, from the sessions rollup (which holds the platform): one GROUPING SETS aggregate.
    */
   async distribution(filter: EventFilter): Promise<DistributionRow[]> {
-    return this.read(
-      async (db) => {
-        const result = await sql<{
-          g_client: number;
-          g_platform: number;
-          g_device: number;
-          client: string | null;
-          platform: ReportPlatform | null;
-          device_name: string | null;
-          users: number;
-          sessions: number;
-          plays: number;
-          watch_ms: number;
-          bytes: number;
-        }>`
-        WITH ${this.sessionsByDevice(filter)}
+    return this.read(async (db) => {
+      const result = await sql<{
+        g_client: number;
+        g_platform: number;
+        g_device: number;
+        client: string | null;
+        platform: ReportPlatform | null;
+        device_name: string | null;
+        users: number;
+        sessions: number;
+        plays: number;
+        watch_ms: number;
+        bytes: number;
+      }>`
         SELECT GROUPING(client) AS g_client, GROUPING(platform) AS g_platform, GROUPING(device_name) AS g_device,
                client, platform, device_name,
                count(DISTINCT user_id) AS users, count(DISTINCT session_id) AS sessions,
                sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes
-        FROM by_device
+        FROM ${sessionRowsIn(filter)} r
         GROUP BY GROUPING SETS ((client), (platform), (client, device_name))
       `.execute(db);
-        return result.rows.map((row) => ({
-          kind: num(row.g_device) === 0 ? 'device' : num(row.g_client) === 0 ? 'client' : 'platform',
-          client: num(row.g_client) === 0 ? row.client : null,
-          deviceName: num(row.g_device) === 0 ? row.device_name : null,
-          platform: num(row.g_platform) === 0 ? row.platform : null,
-          users: num(row.users),
-          sessions: num(row.sessions),
-          playCount: num(row.plays),
-          watchMs: num(row.watch_ms),
-          bytes: num(row.bytes),
-        }));
-      },
-      { hashOnly: true },
-    );
-  }
-
-  /** CTEs `per_session` and `by_device`: the window grouped by device, user and session, with the platform. */
-  private sessionsByDevice(filter: EventFilter): RawBuilder<unknown> {
-    return sql`per_session AS MATERIALIZED (
-        SELECT a.client, a.device_name, a.user_agent, a.user_id, a.session_id,
-               count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-               sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes, max(a.occurred_at) AS last_at
-        FROM activity_log a
-        WHERE ${eventsIn(filter)}
-        GROUP BY a.client, a.device_name, a.user_agent, a.user_id, a.session_id
-      ),
-      kinds AS (
-        SELECT d.client, d.device_name, d.user_agent, ${platformSql('d')} AS platform
-        FROM (SELECT DISTINCT client, device_name, user_agent FROM per_session) d
-      ),
-      by_device AS (
-        SELECT per_session.*, kinds.platform
-        FROM per_session JOIN kinds USING (client, device_name, user_agent)
-      )`;
+      return result.rows.map((row) => ({
+        kind: num(row.g_device) === 0 ? 'device' : num(row.g_client) === 0 ? 'client' : 'platform',
+        client: num(row.g_client) === 0 ? row.client : null,
+        deviceName: num(row.g_device) === 0 ? row.device_name : null,
+        platform: num(row.g_platform) === 0 ? row.platform : null,
+        users: num(row.users),
+        sessions: num(row.sessions),
+        playCount: num(row.plays),
+        watchMs: num(row.watch_ms),
+        bytes: num(row.bytes),
+      }));
+    });
   }
 
   /**
-   * The users of a client (and device) or platform in the window: one page by watch descending, then id. For a
-   * platform, the distinct (client, device, user agent) of the window are classified first and their events
-   * read in a second pass.
+   * The users of a client (and device) or platform in the window, from the sessions rollup: one page by watch
+   * descending, then id.
    */
   async deviceUsers(
     filter: EventFilter,
@@ -671,31 +562,21 @@ export class ReportsRepository {
   ): Promise<{ rows: UserFigures[]; total: number }> {
     const matching =
       'platform' in selector
-        ? sql`JOIN (
-            SELECT d.client, d.device_name, d.user_agent
-            FROM (
-              -- OFFSET 0 keeps the pattern match on the few distinct devices, out of the scan of every event.
-              SELECT DISTINCT a.client, a.device_name, a.user_agent FROM activity_log a WHERE ${eventsIn(filter)}
-              OFFSET 0
-            ) d
-            WHERE ${platformSql('d')} = ${selector.platform}
-          ) kinds ON kinds.client = a.client AND kinds.device_name = a.device_name AND kinds.user_agent = a.user_agent
-          WHERE ${eventsIn(filter)}`
+        ? sql`r.platform = ${selector.platform}`
         : selector.deviceName !== undefined
-          ? sql`WHERE ${eventsIn(filter)} AND a.client = ${selector.client} AND a.device_name = ${selector.deviceName}`
-          : sql`WHERE ${eventsIn(filter)} AND a.client = ${selector.client}`;
-    return this.read(
-      async (db) => {
-        const result = await sql<UserFiguresRow & { total: number }>`
+          ? sql`r.client = ${selector.client} AND r.device_name = ${selector.deviceName}`
+          : sql`r.client = ${selector.client}`;
+    return this.read(async (db) => {
+      const result = await sql<UserFiguresRow & { total: number }>`
         WITH per_user AS (
           SELECT user_id, count(*) AS sessions, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
                  sum(bytes)::bigint AS bytes, max(last_at) AS last_at, count(*) OVER () AS total
           FROM (
-            SELECT a.user_id, a.session_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-                   sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes, max(a.occurred_at) AS last_at
-            FROM activity_log a
-            ${matching}
-            GROUP BY a.user_id, a.session_id
+            SELECT r.user_id, r.session_id, sum(r.plays) AS plays, sum(r.watch_ms) AS watch_ms,
+                   sum(r.bytes) AS bytes, max(r.last_at) AS last_at
+            FROM ${sessionRowsIn(filter)} r
+            WHERE ${matching}
+            GROUP BY r.user_id, r.session_id
           ) per_session
           GROUP BY user_id
           ORDER BY watch_ms DESC, user_id
@@ -705,17 +586,15 @@ export class ReportsRepository {
         FROM per_user LEFT JOIN users u ON u.id = per_user.user_id
         ORDER BY per_user.watch_ms DESC, per_user.user_id
       `.execute(db);
-        let total = num(result.rows[0]?.total);
-        if (result.rows.length === 0 && offset > 0) {
-          const counted = await sql<{ total: number }>`
-          SELECT count(DISTINCT a.user_id) AS total FROM activity_log a ${matching}
+      let total = num(result.rows[0]?.total);
+      if (result.rows.length === 0 && offset > 0) {
+        const counted = await sql<{ total: number }>`
+          SELECT count(DISTINCT r.user_id) AS total FROM ${sessionRowsIn(filter)} r WHERE ${matching}
         `.execute(db);
-          total = num(counted.rows[0]?.total);
-        }
-        return { rows: result.rows.map(toUserFigures), total };
-      },
-      { hashOnly: true },
-    );
+        total = num(counted.rows[0]?.total);
+      }
+      return { rows: result.rows.map(toUserFigures), total };
+    });
   }
 
   /** One item's watchers in the window (one page by watch descending, then id) and the item as last seen. */

@@ -625,6 +625,75 @@ describe.each(installBackends())('playback report on $label', (backend) => {
     );
   });
 
+  it('stays exact when a session changes item and device and its events arrive out of order', async () => {
+    // The sessions rollup keeps one row per session, item and device: this session has two, both crossing the
+    // windows below, and its batches arrive newest first, the older one reversed and then once more.
+    const userId = userIds[3]!;
+    const sessionId = `rollup-${randomUUID()}`;
+    const began = clock.now() - 5 * HOUR;
+    const make = (step: number): ActivityEvent => {
+      const first = step < 3;
+      return {
+        eventId: randomUUID(),
+        userId,
+        eventType: step === 0 ? 'start' : step === 5 ? 'stop' : 'progress',
+        occurredAt: new Date(began + step * 10 * 60_000).toISOString(),
+        sessionId,
+        clientIp: '198.51.100.9',
+        userAgent: first ? 'Infuse/7.6 (iPhone; iOS 17)' : 'Kodi/20.2 (X11; Linux x86_64)',
+        mediaId: first ? 'rollup-a' : 'rollup-b',
+        mediaType: first ? 'movie' : 'episode',
+        mediaName: first ? 'Rollup A' : 'Rollup B',
+        seriesName: first ? null : 'Rollup',
+        durationMs: step === 0 ? 0 : 600_000 - step,
+        bytesDelta: step * 1_000_003,
+        positionSec: step * 600,
+        runtimeSec: 7200,
+        nodeId: 'n',
+        endpointId: null,
+        client: first ? 'Infuse' : 'Kodi',
+        deviceName: first ? 'phone' : 'living room',
+        deviceId: first ? 'phone' : 'box',
+        playMethod: 'DirectPlay',
+        result: null,
+        reason: null,
+        extras: {},
+      };
+    };
+    const older = [0, 1, 2].map(make);
+    const newer = [3, 4, 5].map(make);
+    await insert(newer);
+    await insert([...older].reverse());
+    await insert(older);
+    const names = new Map([[userId, accounts.find((a) => a.id === userId)!.username]]);
+    events = [...events, ...asRef([...older, ...newer], names, events.length)];
+    const cut = (step: number) => began + step * 10 * 60_000 + 5 * 60_000;
+    for (const [from, to, mediaType] of [
+      [cut(0), cut(4), undefined],
+      [cut(1), cut(2), undefined],
+      [cut(2), cut(6), 'episode'],
+      [began, cut(3), 'movie'],
+    ] as const) {
+      const window: RefWindow = { preset: 'custom', from, to, mediaType };
+      const params = {
+        preset: 'custom',
+        from: new Date(from).toISOString(),
+        to: new Date(to).toISOString(),
+        mediaType,
+      };
+      await compareWindow(params, window);
+      for (const selector of [
+        { client: 'Kodi' },
+        { platform: 'ios' as const },
+        { platform: 'linux' as const },
+      ]) {
+        expect(await ok('device-users', { ...params, ...selector })).toEqual(
+          reference().deviceUsers(window, selector, 1, 20),
+        );
+      }
+    }
+  });
+
   it('keeps the retention setting within its bounds; cleanup deletes only when it runs', async () => {
     const initial = await viaGateway('GET', RETENTION, adminToken);
     expect(initial).toEqual({
@@ -699,6 +768,10 @@ describe.each(installBackends())('playback report on $label', (backend) => {
     expect(await ok('overview', { preset: 'last90d' })).toEqual(reference().overview(window));
     expect(await ok('devices', { preset: 'last30d' })).toEqual(
       reference().devices({ preset: 'last30d', from: clock.now() - 30 * DAY, to: clock.now() }),
+    );
+    await compareWindow(
+      { preset: 'last7d' },
+      { preset: 'last7d', from: clock.now() - 7 * DAY, to: clock.now() },
     );
     expect(comparable(await ok(`user/${userIds[2]}`, { range: '90d' }))).toEqual(
       comparable(reference().user(userIds[2]!, '90d', clock.now())),
