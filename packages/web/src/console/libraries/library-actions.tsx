@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { ActionIcon, Group, Tooltip } from '@mantine/core';
+import { Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPencil, IconTrash } from '@tabler/icons-react';
 import type { Library } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../api/hooks.js';
 import { ConfirmDialog } from '../../shell/confirm-dialog.js';
+import { DeleteIconButton, EditIconButton } from '../../shell/row-action-icons.js';
 import { LibraryFormModal } from './library-form-modal.js';
 
 /** Edit and delete buttons of a library, with their dialog and confirmation. */
@@ -19,27 +19,16 @@ export function LibraryActions({ library, onDeleted }: { library: Library; onDel
   );
   return (
     <Group gap={4} wrap="nowrap">
-      <Tooltip label={t('common:edit')}>
-        <ActionIcon
-          variant="subtle"
-          onClick={() => setEditing(true)}
-          aria-label={t('list.editNamed', { name: library.name })}
-          data-testid="library-edit"
-        >
-          <IconPencil size={18} />
-        </ActionIcon>
-      </Tooltip>
-      <Tooltip label={t('common:delete')}>
-        <ActionIcon
-          variant="subtle"
-          color="red"
-          onClick={() => setDeleting(true)}
-          aria-label={t('list.deleteNamed', { name: library.name })}
-          data-testid="library-delete"
-        >
-          <IconTrash size={18} />
-        </ActionIcon>
-      </Tooltip>
+      <EditIconButton
+        ariaLabel={t('list.editNamed', { name: library.name })}
+        onClick={() => setEditing(true)}
+        testId="library-edit"
+      />
+      <DeleteIconButton
+        ariaLabel={t('list.deleteNamed', { name: library.name })}
+        onClick={() => setDeleting(true)}
+        testId="library-delete"
+      />
       <LibraryFormModal opened={editing} library={library} onClose={() => setEditing(false)} />
       <ConfirmDialog
         opened={deleting}

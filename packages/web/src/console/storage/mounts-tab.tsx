@@ -12,15 +12,7 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import {
-  IconCheck,
-  IconCopy,
-  IconFolderOpen,
-  IconPencil,
-  IconPlugConnected,
-  IconPlus,
-  IconTrash,
-} from '@tabler/icons-react';
+import { IconCheck, IconCopy, IconFolderOpen, IconPlugConnected, IconPlus } from '@tabler/icons-react';
 import { mountCheckResponseSchema, mountListSchema, type Mount } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -30,6 +22,7 @@ import { formatDateTime } from '../../i18n/format.js';
 import { useErrorText } from '../../shell/error-alert.js';
 import { QueryState } from '../../shell/query-state.js';
 import { ConfirmDialog } from '../../shell/confirm-dialog.js';
+import { DeleteIconButton, EditIconButton } from '../../shell/row-action-icons.js';
 import { mountLocation } from './mount-form.js';
 import { MountFormModal } from './mount-form-modal.js';
 import { useStorageQuery, useStorageTarget } from './storage-query.js';
@@ -172,30 +165,19 @@ export function MountsTab() {
                               <IconPlugConnected size={18} />
                             </ActionIcon>
                           </Tooltip>
-                          <Tooltip label={t('common:edit')}>
-                            <ActionIcon
-                              variant="subtle"
-                              onClick={() => {
-                                setEditing(mount);
-                                setFormOpen(true);
-                              }}
-                              aria-label={t('mounts.editNamed', { name: mount.name })}
-                              data-testid="mount-edit"
-                            >
-                              <IconPencil size={18} />
-                            </ActionIcon>
-                          </Tooltip>
-                          <Tooltip label={t('common:delete')}>
-                            <ActionIcon
-                              variant="subtle"
-                              color="red"
-                              onClick={() => setDeleting(mount)}
-                              aria-label={t('mounts.deleteNamed', { name: mount.name })}
-                              data-testid="mount-delete"
-                            >
-                              <IconTrash size={18} />
-                            </ActionIcon>
-                          </Tooltip>
+                          <EditIconButton
+                            ariaLabel={t('mounts.editNamed', { name: mount.name })}
+                            onClick={() => {
+                              setEditing(mount);
+                              setFormOpen(true);
+                            }}
+                            testId="mount-edit"
+                          />
+                          <DeleteIconButton
+                            ariaLabel={t('mounts.deleteNamed', { name: mount.name })}
+                            onClick={() => setDeleting(mount)}
+                            testId="mount-delete"
+                          />
                         </Group>
                       </Table.Td>
                     </Table.Tr>

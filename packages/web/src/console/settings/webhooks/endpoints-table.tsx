@@ -1,11 +1,12 @@
 import { useState } from 'react';
-import { ActionIcon, Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
+import { Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconLock, IconPencil, IconSend, IconTrash } from '@tabler/icons-react';
+import { IconLock, IconSend } from '@tabler/icons-react';
 import type { OutboundWebhook } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../../api/hooks.js';
 import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
+import { DeleteIconButton, EditIconButton } from '../../../shell/row-action-icons.js';
 import { subscriptionNames, type SubscribableLibrary } from './library-options.js';
 import { TableBadge } from './table-badge.js';
 import { webhookPath, WEBHOOKS_PATH } from './webhook-paths.js';
@@ -92,27 +93,16 @@ function EndpointRow({
           >
             {t('list.test')}
           </Button>
-          <Tooltip label={t('common:edit')}>
-            <ActionIcon
-              variant="subtle"
-              onClick={onEdit}
-              aria-label={t('list.editNamed', { name: endpoint.name })}
-              data-testid="webhook-edit"
-            >
-              <IconPencil size={18} />
-            </ActionIcon>
-          </Tooltip>
-          <Tooltip label={t('common:delete')}>
-            <ActionIcon
-              variant="subtle"
-              color="red"
-              onClick={() => setDeleting(true)}
-              aria-label={t('list.deleteNamed', { name: endpoint.name })}
-              data-testid="webhook-delete"
-            >
-              <IconTrash size={18} />
-            </ActionIcon>
-          </Tooltip>
+          <EditIconButton
+            ariaLabel={t('list.editNamed', { name: endpoint.name })}
+            onClick={onEdit}
+            testId="webhook-edit"
+          />
+          <DeleteIconButton
+            ariaLabel={t('list.deleteNamed', { name: endpoint.name })}
+            onClick={() => setDeleting(true)}
+            testId="webhook-delete"
+          />
         </Group>
         <ConfirmDialog
           opened={deleting}
