@@ -329,6 +329,9 @@ describe('system settings page', () => {
     await settled(page);
     await page.getByTestId('protocol-server-name').fill('Another unsaved name');
     await expect.poll(() => unsaved(page, 'protocolInfo').count()).toBe(1);
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.dataset.unsavedGuard ?? ''))
+      .toBe('armed');
     const dialogs: string[] = [];
     page.on('dialog', (dialog) => {
       dialogs.push(dialog.type());

@@ -45,7 +45,12 @@ export function UnsavedChangesGuard({
       event.returnValue = '';
     };
     window.addEventListener('beforeunload', warn);
-    return () => window.removeEventListener('beforeunload', warn);
+    // Lets a browser test wait until the question is armed (the effect runs after the marker is drawn).
+    document.documentElement.dataset.unsavedGuard = 'armed';
+    return () => {
+      window.removeEventListener('beforeunload', warn);
+      delete document.documentElement.dataset.unsavedGuard;
+    };
   }, [anyDirty]);
 
   const blocker = useBlocker(({ currentLocation, nextLocation }) =>

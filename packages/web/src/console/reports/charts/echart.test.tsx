@@ -53,8 +53,9 @@ describe('EChart', () => {
     await waitFor(() => expect(block.dataset.ready).toBe('true'));
     expect(block.getAttribute('role')).toBe('img');
     expect(block.getAttribute('aria-label')).toBe('Plays per day');
+    // data-ready turns true when the library has loaded; the chart is made by the effect that follows.
+    await waitFor(() => expect(echarts.getInstanceByDom(block)).toBeDefined());
     const chart = echarts.getInstanceByDom(block);
-    expect(chart).toBeDefined();
     const series = chart?.getOption().series as { data: number[] }[];
     expect(series[0]?.data).toEqual([1, 2]);
     expect(chart?.getOption().backgroundColor).toBe('transparent');
