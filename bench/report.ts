@@ -19,6 +19,7 @@ import type { UserDatabase } from '../packages/server/src/services/user/user.db.
 import { userMigrations } from '../packages/server/src/services/user/user.migrations.js';
 import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
 import { stop } from './nginx.js';
+import { reportDataCache } from './report-cache.js';
 import { isHealthy, json, scannedBenchLibrary, waitUntil, type Json } from './support.js';
 
 export interface ReportDataShape {
@@ -343,6 +344,13 @@ async function prepareStream(
   return `${playAgent}/Videos/${String(item.Id)}/stream?static=true&api_key=${token}`;
 }
 
+function databaseOptions(backend: Backend, databaseUrl: string, nameSuffix: string, dataDir: string) {
+  const logger = createLogger({ level: 'warn', component: 'bench' });
+  return backend === 'postgres'
+    ? { name: 'svc_user' as const, mode: 'external' as const, databaseUrl, nameSuffix, dataDir, logger }
+    : { name: 'svc_user' as const, mode: 'bundled' as const, dataDir, logger };
+}
+
 async function runBackend(
   backend: Backend,
   sessions: number,
@@ -354,27 +362,46 @@ async function runBackend(
   const dataDir = path.join(work, 'data');
   mkdirSync(dataDir, { recursive: true });
   const suffix = `_bench_report_${randomBytes(3).toString('hex')}`;
-  const logger = createLogger({ level: 'warn', component: 'bench' });
   const end = new Date();
   const children: ChildProcess[] = [];
   try {
     // --- the data, written straight into the user service's database before the install starts ------------
-    const database = await openServiceDatabase<UserDatabase>(
-      backend === 'postgres'
-        ? { name: 'svc_user', mode: 'external', databaseUrl, nameSuffix: suffix, dataDir, logger }
-        : { name: 'svc_user', mode: 'bundled', dataDir, logger },
-    );
-    let generateSeconds = 0;
-    let windowEvents = 0;
-    let count: Timing;
-    try {
-      await runMigrations(database, userMigrations);
+    const cache = reportDataCache(backend, sessions, databaseUrl);
+    const restored = await cache?.restore({ dataDir, databaseName: `svc_user${suffix}` });
+    let generateSeconds: number;
+    if (restored) {
+      generateSeconds = restored.generateSeconds;
       log(
-        `${backend}: generating ${(sessions * EVENTS_PER_SESSION).toLocaleString('en')} events (${sessions.toLocaleString('en')} sessions, 5,000 users, 180 days)`,
+        `${backend}: reusing the ${(sessions * EVENTS_PER_SESSION).toLocaleString('en')} events generated at ${restored.end} (REPORT_BENCH_CACHE)`,
       );
-      const began = Date.now();
-      await generateReportData(database.db, { users: 5000, sessions, days: 180, end, chunk: 50_000 }, log);
-      generateSeconds = (Date.now() - began) / 1000;
+    } else {
+      const database = await openServiceDatabase<UserDatabase>(
+        databaseOptions(backend, databaseUrl, suffix, dataDir),
+      );
+      try {
+        await runMigrations(database, userMigrations);
+        log(
+          `${backend}: generating ${(sessions * EVENTS_PER_SESSION).toLocaleString('en')} events (${sessions.toLocaleString('en')} sessions, 5,000 users, 180 days)`,
+        );
+        const began = Date.now();
+        await generateReportData(database.db, { users: 5000, sessions, days: 180, end, chunk: 50_000 }, log);
+        generateSeconds = (Date.now() - began) / 1000;
+      } finally {
+        await database.close();
+      }
+      await cache?.save({
+        dataDir,
+        databaseName: `svc_user${suffix}`,
+        generateSeconds,
+        end: end.toISOString(),
+      });
+    }
+    let windowEvents: number;
+    let count: Timing;
+    const database = await openServiceDatabase<UserDatabase>(
+      databaseOptions(backend, databaseUrl, suffix, dataDir),
+    );
+    try {
       const from = new Date(Date.now() - 30 * DAY_MS);
       const countWindow = (db: Kysely<UserDatabase>) =>
         sql<{
