@@ -9,6 +9,7 @@ import type {
 import type { DatabaseBackend } from '../../../platform/db/index.js';
 import type { UserDatabase } from '../user.db.js';
 import { bucketSql, eventsIn, platformSql, sessionRowsIn, type EventFilter } from './report-sql.js';
+import { eventRowsIn, timeRowsIn } from './time-rollup-sql.js';
 
 export type { EventFilter } from './report-sql.js';
 
@@ -19,6 +20,14 @@ export interface PeriodSummary {
   watchMs: number;
   bytes: number;
   peakConcurrency: number;
+}
+
+/** A window's totals from the time rollups (see windowTotals). */
+export interface WindowTotals {
+  users: number;
+  plays: number;
+  watchMs: number;
+  bytes: number;
 }
 
 export interface TimelineRow {
@@ -278,8 +287,44 @@ export class ReportsRepository {
     };
   }
 
-  /** Per bucket: distinct users, plays, watch and bytes (buckets without events are absent). */
+  /**
+   * The window's distinct users, plays, watch and bytes from the time rollups (timeRowsIn at level day: whole
+   * days, whole hours, and raw events only in the partial hours at the edges).
+   */
+  async windowTotals(db: Kysely<UserDatabase>, filter: EventFilter): Promise<WindowTotals> {
+    const result = await sql<{
+      users: number;
+      plays: number | null;
+      watch_ms: number | null;
+      bytes: number | null;
+    }>`
+      SELECT count(*) AS users, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
+             sum(bytes)::bigint AS bytes
+      FROM (
+        SELECT t.user_id, sum(t.plays) AS plays, sum(t.watch_ms) AS watch_ms, sum(t.bytes) AS bytes
+        FROM ${timeRowsIn(filter, 'day')} t
+        GROUP BY t.user_id
+      ) per_user
+    `.execute(db);
+    const row = result.rows[0];
+    return {
+      users: num(row?.users),
+      plays: num(row?.plays),
+      watchMs: num(row?.watch_ms),
+      bytes: num(row?.bytes),
+    };
+  }
+
+  /**
+   * Per bucket: distinct users, plays, watch and bytes (buckets without events are absent). Hours read the hour
+   * rollup, days, weeks and months the day rollup (both with raw events in the partial hours at the edges); half
+   * hours, only for windows under a day, read the events.
+   */
   async timeline(filter: EventFilter, granularity: ReportGranularity): Promise<TimelineRow[]> {
+    const rows =
+      granularity === 'halfHour'
+        ? eventRowsIn(filter)
+        : timeRowsIn(filter, granularity === 'hour' ? 'hour' : 'day');
     return this.read(async (db) => {
       const result = await sql<{
         bucket: Date;
@@ -291,12 +336,10 @@ export class ReportsRepository {
         SELECT bucket, count(*) AS users, sum(plays)::bigint AS plays,
                sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes
         FROM (
-          SELECT ${bucketSql(sql.ref('a.occurred_at'), granularity)} AS bucket, a.user_id,
-                 count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-                 sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes
-          FROM activity_log a
-          WHERE ${eventsIn(filter)}
-          GROUP BY 1, a.user_id
+          SELECT ${bucketSql(sql.ref('t.at'), granularity)} AS bucket, t.user_id, sum(t.plays) AS plays,
+                 sum(t.watch_ms) AS watch_ms, sum(t.bytes) AS bytes
+          FROM ${rows} t
+          GROUP BY 1, t.user_id
         ) per_user
         GROUP BY bucket
       `.execute(db);
@@ -343,16 +386,10 @@ export class ReportsRepository {
     });
   }
 
-  /** Plays and watch per clock hour (buckets without events are absent). */
+  /** Plays and watch per clock hour, from the hour rollup (hours without events are absent). */
   async hours(filter: EventFilter): Promise<HourRow[]> {
     return this.read(async (db) => {
-      const result = await sql<{ hour: Date; plays: number; watch_ms: number }>`
-        SELECT ${bucketSql(sql.ref('a.occurred_at'), 'hour')} AS hour,
-               count(*) FILTER (WHERE a.event_type = 'start') AS plays, sum(a.duration_ms)::bigint AS watch_ms
-        FROM activity_log a
-        WHERE ${eventsIn(filter)}
-        GROUP BY 1
-      `.execute(db);
+      const result = await hourRows(db, filter);
       return result.rows.map((row) => ({
         hour: new Date(row.hour),
         playCount: num(row.plays),
@@ -681,12 +718,7 @@ export class ReportsRepository {
   async userAnalysis(userId: string, from: Date, to: Date): Promise<UserAnalysisRows> {
     const filter: EventFilter = { from, to, userId };
     const [hours, totals, completion, mediaTypes, platforms, recent, site] = await this.readAll([
-      (db) =>
-        sql<{ hour: Date; plays: number; watch_ms: number }>`
-        SELECT ${bucketSql(sql.ref('a.occurred_at'), 'hour')} AS hour,
-               count(*) FILTER (WHERE a.event_type = 'start') AS plays, sum(a.duration_ms)::bigint AS watch_ms
-        FROM activity_log a WHERE ${eventsIn(filter)} GROUP BY 1
-      `.execute(db),
+      (db) => hourRows(db, filter),
       (db) =>
         sql<{ sessions: number; bytes: number | null }>`
         SELECT count(DISTINCT a.session_id) AS sessions, sum(a.bytes_delta)::bigint AS bytes
@@ -704,9 +736,8 @@ export class ReportsRepository {
       `.execute(db),
       (db) =>
         sql<{ media_type: ActivityMediaType; plays: number; watch_ms: number }>`
-        SELECT a.media_type, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-               sum(a.duration_ms)::bigint AS watch_ms
-        FROM activity_log a WHERE ${eventsIn(filter)} GROUP BY a.media_type
+        SELECT t.media_type, sum(t.plays)::bigint AS plays, sum(t.watch_ms)::bigint AS watch_ms
+        FROM ${timeRowsIn(filter, 'day')} t GROUP BY t.media_type
       `.execute(db),
       (db) =>
         sql<{ platform: ReportPlatform; plays: number; watch_ms: number }>`
@@ -737,8 +768,7 @@ export class ReportsRepository {
       `.execute(db),
       (db) =>
         sql<{ watch_ms: number | null }>`
-        SELECT sum(a.duration_ms)::bigint AS watch_ms FROM activity_log a
-        WHERE ${eventsIn({ from, to })}
+        SELECT sum(t.watch_ms)::bigint AS watch_ms FROM ${timeRowsIn({ from, to }, 'day')} t
       `.execute(db),
     ] as const);
     const rate = completion.rows[0]?.rate;
@@ -773,6 +803,15 @@ export class ReportsRepository {
       siteWatchMs: num(site.rows[0]?.watch_ms),
     };
   }
+}
+
+/** Plays and watch per clock hour from the hour rollup (timeRowsIn at level hour). */
+function hourRows(db: Kysely<UserDatabase>, filter: EventFilter) {
+  return sql<{ hour: Date; plays: number; watch_ms: number }>`
+    SELECT t.at AS hour, sum(t.plays)::bigint AS plays, sum(t.watch_ms)::bigint AS watch_ms
+    FROM ${timeRowsIn(filter, 'hour')} t
+    GROUP BY 1
+  `.execute(db);
 }
 
 interface UserFiguresRow {

@@ -694,6 +694,61 @@ describe.each(installBackends())('playback report on $label', (backend) => {
     }
   });
 
+  it('reads the time rollups exactly: partial hours at both edges, inside one hour, whole hours and days', async () => {
+    // timeline, heatmap and the single-user analysis read whole days and hours from the rollups and only the
+    // partial hours at the edges from the log: every kind of edge, each filter, every granularity.
+    const midnight = Math.floor((startedAt - 20 * DAY + 8 * HOUR) / DAY) * DAY - 8 * HOUR;
+    const MINUTE = 60_000;
+    const windows: [number, number][] = [
+      [midnight - 50 * MINUTE + 7, midnight + 3 * DAY + 5 * HOUR + 13 * MINUTE], // partial hours at both edges
+      [midnight + 10 * HOUR + 5 * MINUTE, midnight + 10 * HOUR + 55 * MINUTE], // inside one hour
+      [midnight + 10 * HOUR + 30 * MINUTE, midnight + 11 * HOUR + 30 * MINUTE], // across an hour, none whole
+      [midnight + 3 * HOUR, midnight + 2 * DAY + 21 * HOUR], // whole hours, no whole day at the edges
+      [midnight - 7 * DAY, midnight + 7 * DAY], // whole days
+      [midnight, midnight + DAY], // exactly one day (hour buckets)
+      [midnight - 33 * DAY, midnight + 7 * DAY], // whole days over a month edge
+      [midnight - 1, midnight + DAY + 1], // a whole day and one millisecond on either side
+    ];
+    const ref = reference();
+    for (const [from, to] of windows) {
+      for (const filter of [
+        {},
+        { mediaType: random.pick(MEDIA_TYPES.filter((type) => type !== undefined)) },
+        { userId: random.pick(userIds) },
+      ]) {
+        const window: RefWindow = { preset: 'custom', from, to, ...filter };
+        const params = {
+          preset: 'custom',
+          from: new Date(from).toISOString(),
+          to: new Date(to).toISOString(),
+          ...filter,
+        };
+        const label = JSON.stringify(params);
+        for (const granularity of ['halfHour', 'hour', 'day', 'week', 'month']) {
+          expect(await ok('timeline', { ...params, granularity }), `${label} ${granularity}`).toEqual(
+            ref.timeline(window, granularity),
+          );
+        }
+        expect(await ok('heatmap', params), label).toEqual(ref.heatmap(window));
+      }
+    }
+    // The single-user analysis ends now: at a Shanghai midnight (whole days), on an hour, and inside an hour.
+    try {
+      for (const now of [midnight, midnight + 5 * HOUR, midnight + 5 * HOUR + 17 * MINUTE + 3]) {
+        clock.time = now;
+        for (const userId of [...userIds.slice(0, 3), deletedUserId]) {
+          for (const range of ['30d', '90d'] as const) {
+            expect(comparable(await ok(`user/${userId}`, { range })), `${userId} ${range} ${now}`).toEqual(
+              comparable(ref.user(userId, range, now)),
+            );
+          }
+        }
+      }
+    } finally {
+      clock.time = startedAt;
+    }
+  });
+
   it('keeps the retention setting within its bounds; cleanup deletes only when it runs', async () => {
     const initial = await viaGateway('GET', RETENTION, adminToken);
     expect(initial).toEqual({
