@@ -4,6 +4,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
+import { userMigrations } from '../packages/server/src/services/user/user.migrations.js';
 
 export interface CachedReportData {
   generateSeconds: number;
@@ -41,9 +42,11 @@ export function reportDataCache(
 ): ReportDataCache | null {
   const root = process.env.REPORT_BENCH_CACHE;
   if (!root) return null;
-  const folder = path.resolve(root, `${backend}-${sessions}`);
+  // Generated data belongs to one schema: a new migration (a new rollup to fill) means a new generation.
+  const schema = userMigrations.at(-1)!.name.slice(0, 4).toLowerCase();
+  const folder = path.resolve(root, `${backend}-${sessions}-${schema}`);
   const marker = path.join(folder, 'generated.json');
-  const template = `svc_bench_report_cache_${sessions}`;
+  const template = `svc_bench_report_cache_${sessions}_${schema}`;
   return {
     async restore(place) {
       if (!existsSync(marker)) return null;

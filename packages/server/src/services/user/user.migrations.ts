@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Migration } from '../../platform/db/index.js';
 import { systemSettingsMigration } from '../shared/system-settings.migration.js';
+import { playSpanMigration } from './reports/play-span.migration.js';
 
 export const userMigrations: readonly Migration[] = [
   systemSettingsMigration('V001__system_settings'),
@@ -424,4 +425,5 @@ export const userMigrations: readonly Migration[] = [
       `.execute(db);
     },
   },
+  playSpanMigration,
 ];

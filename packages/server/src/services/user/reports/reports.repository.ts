@@ -8,6 +8,7 @@ import type {
 } from '@svc/contracts';
 import type { DatabaseBackend } from '../../../platform/db/index.js';
 import type { UserDatabase } from '../user.db.js';
+import { spanConcurrencySql, spanPeakSql } from './concurrency-sql.js';
 import { bucketSql, eventsIn, platformSql, sessionRowsIn, type EventFilter } from './report-sql.js';
 import { eventRowsIn, timeRowsIn } from './time-rollup-sql.js';
 
@@ -250,41 +251,41 @@ export class ReportsRepository {
   }
 
   /**
-   * One period's cards from the sessions rollup (sessionRowsIn): active users, plays, watch and bytes, and the
-   * peak concurrency. The peak is a sweep: each session (session_id) plays from its first to its last event in
-   * the window; +1 at the first, -1 at the last, ordered by time with +1 first at equal times; the peak is the
-   * highest running sum.
+   * One period's cards: active users, plays, watch and bytes from the time rollups (windowTotals), and the peak
+   * concurrency from the play spans (concurrency-sql.ts), or for one user's window by sweeping that user's
+   * sessions (sessionPeak).
    */
   private async period(db: Kysely<UserDatabase>, filter: EventFilter): Promise<PeriodSummary> {
-    const result = await sql<{
-      users: number;
-      plays: number | null;
-      watch_ms: number | null;
-      bytes: number | null;
-      peak: number | null;
-    }>`
-      WITH r AS MATERIALIZED ${sessionRowsIn(filter)},
-      s AS (SELECT min(first_at) AS first_at, max(last_at) AS last_at FROM r GROUP BY session_id)
-      SELECT (SELECT count(*) FROM (SELECT user_id FROM r GROUP BY user_id) u) AS users,
-             totals.plays, totals.watch_ms, totals.bytes,
-             (
-               SELECT max(running) FROM (
-                 SELECT sum(d) OVER (ORDER BY t, d DESC ROWS UNBOUNDED PRECEDING) AS running
-                 FROM (SELECT first_at AS t, 1 AS d FROM s UNION ALL SELECT last_at AS t, -1 AS d FROM s) points
-               ) sweep
-             ) AS peak
-      FROM (
-        SELECT sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes FROM r
-      ) totals
-    `.execute(db);
-    const row = result.rows[0];
+    const totals = await this.windowTotals(db, filter);
+    const peak = filter.userId
+      ? await this.sessionPeak(db, filter)
+      : num((await spanPeakSql(filter).execute(db)).rows[0]?.peak);
     return {
-      activeUsers: num(row?.users),
-      playCount: num(row?.plays),
-      watchMs: num(row?.watch_ms),
-      bytes: num(row?.bytes),
-      peakConcurrency: num(row?.peak),
+      activeUsers: totals.users,
+      playCount: totals.plays,
+      watchMs: totals.watchMs,
+      bytes: totals.bytes,
+      peakConcurrency: peak,
     };
+  }
+
+  /**
+   * The peak concurrency as a sweep over the window's sessions (sessionRowsIn): each session (session_id) plays
+   * from its first to its last event in the window; +1 at the first, -1 at the last, ordered by time with +1
+   * first at equal times; the peak is the highest running sum. Used where a user filter keeps the rows few.
+   */
+  private async sessionPeak(db: Kysely<UserDatabase>, filter: EventFilter): Promise<number> {
+    const result = await sql<{ peak: number | null }>`
+      WITH s AS (
+        SELECT min(r.first_at) AS first_at, max(r.last_at) AS last_at FROM ${sessionRowsIn(filter)} r
+        GROUP BY r.session_id
+      )
+      SELECT max(running) AS peak FROM (
+        SELECT sum(d) OVER (ORDER BY t, d DESC ROWS UNBOUNDED PRECEDING) AS running
+        FROM (SELECT first_at AS t, 1 AS d FROM s UNION ALL SELECT last_at AS t, -1 AS d FROM s) points
+      ) sweep
+    `.execute(db);
+    return num(result.rows[0]?.peak);
   }
 
   /**
@@ -353,10 +354,14 @@ export class ReportsRepository {
     });
   }
 
-  /** The concurrency sweep (see summary) grouped by the bucket of each point. */
+  /**
+   * Per bucket: the sessions starting and ending in it and the peak concurrency at its starts (see sessionPeak),
+   * from the play spans, or for one user's window by sweeping that user's events.
+   */
   async concurrency(filter: EventFilter, granularity: ReportGranularity): Promise<ConcurrencyRow[]> {
     return this.read(async (db) => {
-      const result = await sql<{ bucket: Date; starts: number; ends: number; peak: number | null }>`
+      const query = filter.userId
+        ? sql<{ bucket: Date; starts: number; ends: number; peak: number | null }>`
         WITH s AS (
           SELECT min(a.occurred_at) AS first_at, max(a.occurred_at) AS last_at
           FROM activity_log a
@@ -376,7 +381,9 @@ export class ReportsRepository {
                max(running) FILTER (WHERE d = 1) AS peak
         FROM running
         GROUP BY 1
-      `.execute(db);
+      `
+        : spanConcurrencySql(filter, granularity);
+      const result = await query.execute(db);
       return result.rows.map((row) => ({
         bucket: new Date(row.bucket),
         starts: num(row.starts),
