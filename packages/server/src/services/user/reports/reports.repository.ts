@@ -153,6 +153,48 @@ const SORT_COLUMNS: Record<ReportSort, string> = { watchMs: 'watch_ms', playCoun
  */
 const MAX_FAN_OUTS = 2;
 
+/** A row of distribution(): which grouping set (GROUPING() 0 = grouped by the column) and its key. */
+interface DistributionSetRow {
+  g_client: number;
+  g_platform: number;
+  g_device: number;
+  client: string | null;
+  platform: ReportPlatform | null;
+  device_name: string | null;
+}
+
+interface DistributionFiguresRow extends DistributionSetRow {
+  users: number;
+  /** Rows of the sessions rollup: one per session, and one more per extra row of a session with several. */
+  session_rows: number;
+  plays: number;
+  watch_ms: number;
+  bytes: number;
+}
+
+const DISTRIBUTION_SETS = sql`GROUPING SETS ((client), (platform), (client, device_name))`;
+const DISTRIBUTION_SET_COLUMNS = sql`GROUPING(client) AS g_client, GROUPING(platform) AS g_platform,
+  GROUPING(device_name) AS g_device, client, platform, device_name`;
+
+/** The media-type and user filters as a condition on the activity_session alias `s`. */
+function rollupFilter(filter: EventFilter): RawBuilder<boolean> {
+  const parts = [sql`true`];
+  if (filter.mediaType) parts.push(sql`s.media_type = ${filter.mediaType}`);
+  if (filter.userId) parts.push(sql`s.user_id = ${filter.userId}`);
+  return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
+}
+
+function distributionSetKey(row: DistributionSetRow): string {
+  return JSON.stringify([
+    num(row.g_client),
+    num(row.g_platform),
+    num(row.g_device),
+    row.client,
+    row.platform,
+    row.device_name,
+  ]);
+}
+
 /** Reads the reports from the activity log (docs/report.md). Every method is one consistent snapshot. */
 export class ReportsRepository {
   private fanOuts = 0;
@@ -556,42 +598,73 @@ export class ReportsRepository {
 
   /**
    * Clients, platforms and devices (client + device name) with distinct users and sessions, plays, watch and
-   * bytes, from the sessions rollup (which holds the platform): one GROUPING SETS aggregate.
+   * bytes, from the sessions rollup (which holds the platform). count(DISTINCT …) over the window's rows sorted
+   * them once per grouping set; instead two queries over one snapshot (on PostgreSQL on two connections at once):
+   * the rows hashed per (client, device, platform, user), then per set, each row counted as a session; and per
+   * set the extra rows of the sessions with several (one that changed item, device, user agent or user midway),
+   * subtracted here.
    */
   async distribution(filter: EventFilter): Promise<DistributionRow[]> {
-    return this.read(async (db) => {
-      const result = await sql<{
-        g_client: number;
-        g_platform: number;
-        g_device: number;
-        client: string | null;
-        platform: ReportPlatform | null;
-        device_name: string | null;
-        users: number;
-        sessions: number;
-        plays: number;
-        watch_ms: number;
-        bytes: number;
-      }>`
-        SELECT GROUPING(client) AS g_client, GROUPING(platform) AS g_platform, GROUPING(device_name) AS g_device,
-               client, platform, device_name,
-               count(DISTINCT user_id) AS users, count(DISTINCT session_id) AS sessions,
+    const [figures, repeats] = await this.readAll([
+      (db) =>
+        sql<DistributionFiguresRow>`
+        WITH per_user AS (
+          SELECT r.client, r.device_name, r.platform, r.user_id, count(*) AS session_rows,
+                 sum(r.plays::bigint) AS plays, sum(r.watch_ms::bigint) AS watch_ms, sum(r.bytes::bigint) AS bytes
+          FROM ${sessionRowsIn(filter)} r
+          GROUP BY r.client, r.device_name, r.platform, r.user_id
+        )
+        SELECT ${DISTRIBUTION_SET_COLUMNS}, count(DISTINCT user_id) AS users, sum(session_rows) AS session_rows,
                sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes
-        FROM ${sessionRowsIn(filter)} r
-        GROUP BY GROUPING SETS ((client), (platform), (client, device_name))
-      `.execute(db);
-      return result.rows.map((row) => ({
-        kind: num(row.g_device) === 0 ? 'device' : num(row.g_client) === 0 ? 'client' : 'platform',
-        client: num(row.g_client) === 0 ? row.client : null,
-        deviceName: num(row.g_device) === 0 ? row.device_name : null,
-        platform: num(row.g_platform) === 0 ? row.platform : null,
-        users: num(row.users),
-        sessions: num(row.sessions),
-        playCount: num(row.plays),
-        watchMs: num(row.watch_ms),
-        bytes: num(row.bytes),
-      }));
-    });
+        FROM per_user
+        GROUP BY ${DISTRIBUTION_SETS}
+      `.execute(db),
+      (db) =>
+        sql<DistributionSetRow & { repeats: number }>`
+        WITH shared AS (
+          -- Sessions with several rows meeting the window: starting in it or playing at its start (a superset
+          -- of the rows sessionRowsIn gives, found without reading any event). One scan: as a UNION the planner
+          -- misjudged the number of sessions and chose a parallel plan several times slower.
+          SELECT s.session_id FROM activity_session s
+          WHERE ((s.first_at >= ${filter.from} AND s.first_at < ${filter.to})
+              OR (tstzrange(s.first_at, s.last_at, '[]') @> ${filter.from}::timestamptz
+                  AND s.first_at < ${filter.from}))
+            AND ${rollupFilter(filter)}
+          GROUP BY s.session_id HAVING count(*) > 1
+        )
+        SELECT ${DISTRIBUTION_SET_COLUMNS}, count(*) - count(DISTINCT r.session_id) AS repeats
+        FROM shared
+        -- Their rows that sessionRowsIn gives: those with an event of their own in the window (rows inside it,
+        -- and edge rows with events inside). OFFSET 0 keeps both lookups per session on the session_id indexes,
+        -- whatever number of sessions the planner expects.
+        CROSS JOIN LATERAL (
+          SELECT s.session_id, s.client, s.device_name, s.platform
+          FROM activity_session s
+          WHERE s.session_id = shared.session_id
+            AND EXISTS (
+              SELECT FROM (
+                SELECT e.* FROM activity_log e WHERE e.session_id = s.session_id AND ${eventsIn(filter, 'e')} OFFSET 0
+              ) e
+              WHERE e.user_id = s.user_id AND e.media_type = s.media_type AND e.media_id = s.media_id
+                AND e.client = s.client AND e.device_name = s.device_name AND ${platformSql('e')} = s.platform
+            )
+          OFFSET 0
+        ) r
+        GROUP BY ${DISTRIBUTION_SETS}
+      `.execute(db),
+    ] as const);
+    const repeated = new Map(repeats.rows.map((row) => [distributionSetKey(row), num(row.repeats)]));
+    return figures.rows.map((row) => ({
+      kind: num(row.g_device) === 0 ? 'device' : num(row.g_client) === 0 ? 'client' : 'platform',
+      client: num(row.g_client) === 0 ? row.client : null,
+      deviceName: num(row.g_device) === 0 ? row.device_name : null,
+      platform: num(row.g_platform) === 0 ? row.platform : null,
+      users: num(row.users),
+      sessions: num(row.session_rows) - (repeated.get(distributionSetKey(row)) ?? 0),
+      playCount: num(row.plays),
+      watchMs: num(row.watch_ms),
+      bytes: num(row.bytes),
+    }));
   }
 
   /**
