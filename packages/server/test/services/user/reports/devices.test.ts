@@ -2,10 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
 import type { ServiceDatabase } from '../../../../src/platform/db/index.js';
-import {
-  ActivityLogRepository,
-  type NewActivityRow,
-} from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
 import {
   ReportsRepository,
   type EventFilter,
@@ -14,6 +11,7 @@ import type { UserDatabase } from '../../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../../src/services/user/user.migrations.js';
 import { testBackends } from '../../../support/databases.js';
 import { refPlatform } from './reference.js';
+import { activityRow } from './activity-row.js';
 import { Random } from './report-fixtures.js';
 
 /*
@@ -104,34 +102,8 @@ describe.each(testBackends())('devices of sessions with several rollup rows on $
     });
   };
 
-  const row = (ev: Ev): NewActivityRow => ({
-    event_id: ev.eventId,
-    user_id: ev.userId,
-    username: `user-${ev.userId.slice(0, 8)}`,
-    event_type: ev.eventType,
-    occurred_at: new Date(ev.t),
-    received_at: new Date(),
-    session_id: ev.sessionId,
-    client_ip: '198.51.100.1',
-    user_agent: ev.userAgent,
-    media_id: ev.mediaId,
-    media_type: ev.mediaType,
-    media_name: 'Item',
-    series_name: null,
-    duration_ms: ev.durationMs,
-    bytes_delta: ev.bytes,
-    position_sec: null,
-    runtime_sec: null,
-    node_id: 'n',
-    endpoint_id: null,
-    client: ev.client,
-    device_name: ev.deviceName,
-    device_id: ev.deviceName,
-    play_method: 'DirectPlay',
-    result: null,
-    reason: null,
-    extras: '{}',
-  });
+  const row = (ev: Ev) =>
+    activityRow({ ...ev, client: ev.client, deviceName: ev.deviceName, userAgent: ev.userAgent });
 
   /** Per set and group, as `[kind client deviceName platform, figures]` sorted by key. */
   const reference = (filter: EventFilter): [string, Figures][] => {

@@ -3,10 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityMediaType, ReportGranularity } from '@svc/contracts';
 import { runMigrations, type ServiceDatabase } from '../../../../src/platform/db/index.js';
-import {
-  ActivityLogRepository,
-  type NewActivityRow,
-} from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
 import { ActivityRetentionRepository } from '../../../../src/services/user/reports/retention.repository.js';
 import {
   ReportsRepository,
@@ -16,6 +13,7 @@ import type { UserDatabase } from '../../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../../src/services/user/user.migrations.js';
 import { testBackends } from '../../../support/databases.js';
 import { refBucket } from './reference.js';
+import { activityRow } from './activity-row.js';
 import { Random } from './report-fixtures.js';
 
 /*
@@ -74,34 +72,7 @@ describe.each(testBackends())('play spans on $label', (backend) => {
   const random = new Random(SEED);
   let log: Ev[] = [];
 
-  const row = (ev: Ev): NewActivityRow => ({
-    event_id: ev.eventId,
-    user_id: USER,
-    username: 'viewer',
-    event_type: 'progress',
-    occurred_at: new Date(ev.t),
-    received_at: new Date(),
-    session_id: ev.session,
-    client_ip: '198.51.100.1',
-    user_agent: 'Kodi/20',
-    media_id: `m-${ev.mediaType}`,
-    media_type: ev.mediaType,
-    media_name: 'Item',
-    series_name: null,
-    duration_ms: 1000,
-    bytes_delta: 0,
-    position_sec: null,
-    runtime_sec: null,
-    node_id: 'n',
-    endpoint_id: null,
-    client: 'Kodi',
-    device_name: 'box',
-    device_id: 'box',
-    play_method: 'DirectPlay',
-    result: null,
-    reason: null,
-    extras: '{}',
-  });
+  const row = (ev: Ev) => activityRow({ ...ev, userId: USER, sessionId: ev.session });
 
   /**
    * `count` sessions starting on whole minutes within `hours` hours after `from`: 1–6 events up to an hour

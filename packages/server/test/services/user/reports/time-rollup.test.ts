@@ -3,10 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
 import { runMigrations, type ServiceDatabase } from '../../../../src/platform/db/index.js';
-import {
-  ActivityLogRepository,
-  type NewActivityRow,
-} from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
 import { ActivityRetentionRepository } from '../../../../src/services/user/reports/retention.repository.js';
 import {
   ReportsRepository,
@@ -17,6 +14,7 @@ import type { UserDatabase } from '../../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../../src/services/user/user.migrations.js';
 import { testBackends } from '../../../support/databases.js';
 import { refDate, refHour } from './reference.js';
+import { activityRow } from './activity-row.js';
 import { Random } from './report-fixtures.js';
 
 /*
@@ -104,34 +102,12 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
     bytes: random.chance(0.2) ? 0 : random.int(0, 5_000_000_000),
     ...overrides,
   });
-  const row = (ev: Ev): NewActivityRow => ({
-    event_id: ev.eventId,
-    user_id: ev.userId,
-    username: `user-${ev.userId.slice(0, 8)}`,
-    event_type: ev.eventType,
-    occurred_at: new Date(ev.t),
-    received_at: new Date(),
-    session_id: `s-${ev.userId.slice(0, 8)}-${Math.floor(ev.t / HOUR)}`,
-    client_ip: '198.51.100.1',
-    user_agent: 'Kodi/20',
-    media_id: `m-${ev.mediaType}`,
-    media_type: ev.mediaType,
-    media_name: 'Item',
-    series_name: null,
-    duration_ms: ev.durationMs,
-    bytes_delta: ev.bytes,
-    position_sec: null,
-    runtime_sec: null,
-    node_id: 'n',
-    endpoint_id: null,
-    client: 'Kodi',
-    device_name: 'box',
-    device_id: 'box',
-    play_method: 'DirectPlay',
-    result: null,
-    reason: null,
-    extras: '{}',
-  });
+  const row = (ev: Ev) =>
+    activityRow({
+      ...ev,
+      sessionId: `s-${ev.userId.slice(0, 8)}-${Math.floor(ev.t / HOUR)}`,
+      mediaId: `m-${ev.mediaType}`,
+    });
   /** Stores a batch through the repository (ON CONFLICT (event_id) DO NOTHING) and mirrors it. */
   const insert = async (batch: readonly Ev[]) => {
     const inserted = await activity.insertMany(batch.map(row));

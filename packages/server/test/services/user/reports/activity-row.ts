@@ -1,0 +1,51 @@
+import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
+import type { NewActivityRow } from '../../../../src/services/user/activity-log.repository.js';
+
+/** What the report tests vary in an activity event; the rest of the row is fixed. */
+export interface ActivityRowFields {
+  eventId: string;
+  t: number;
+  userId: string;
+  sessionId: string;
+  mediaType: ActivityMediaType;
+  eventType?: ActivityEventType;
+  durationMs?: number;
+  bytes?: number;
+  mediaId?: string;
+  client?: string;
+  deviceName?: string;
+  userAgent?: string;
+}
+
+/** A row for ActivityLogRepository.insertMany, as the activity endpoint would store it. */
+export function activityRow(fields: ActivityRowFields): NewActivityRow {
+  const deviceName = fields.deviceName ?? 'box';
+  return {
+    event_id: fields.eventId,
+    user_id: fields.userId,
+    username: `user-${fields.userId.slice(0, 8)}`,
+    event_type: fields.eventType ?? 'progress',
+    occurred_at: new Date(fields.t),
+    received_at: new Date(),
+    session_id: fields.sessionId,
+    client_ip: '198.51.100.1',
+    user_agent: fields.userAgent ?? 'Kodi/20',
+    media_id: fields.mediaId ?? `m-${fields.mediaType}`,
+    media_type: fields.mediaType,
+    media_name: 'Item',
+    series_name: null,
+    duration_ms: fields.durationMs ?? 1000,
+    bytes_delta: fields.bytes ?? 0,
+    position_sec: null,
+    runtime_sec: null,
+    node_id: 'n',
+    endpoint_id: null,
+    client: fields.client ?? 'Kodi',
+    device_name: deviceName,
+    device_id: deviceName,
+    play_method: 'DirectPlay',
+    result: null,
+    reason: null,
+    extras: '{}',
+  };
+}
