@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Migration } from '../../platform/db/index.js';
 import { systemSettingsMigration } from '../shared/system-settings.migration.js';
 import { playSpanMigration } from './reports/play-span.migration.js';
+import { timeRollupMigration } from './reports/time-rollup.migration.js';
 
 export const userMigrations: readonly Migration[] = [
   systemSettingsMigration('V001__system_settings'),
@@ -293,137 +294,6 @@ export const userMigrations: readonly Migration[] = [
       `.execute(db);
     },
   },
-  {
-    // The playback report's time rollups (docs/report.md "Time rollups"): per clock hour and per Shanghai day
-    // (the instant of its midnight), user and media type the plays, watch time, bytes and number of events.
-    // Every figure is a sum, so statement-level triggers add an inserted batch's sums and subtract a deleted
-    // batch's in the writer's transaction, and the rollups always equal the log. Rows are merged in key order
-    // (hours, then days, after the sessions rollup), so concurrent batches cannot deadlock; a row whose events
-    // reach 0 is deleted. The log is never updated (only inserted into and deleted from): no UPDATE trigger.
-    name: 'V008__activity_time_rollups',
-    async up(db) {
-      await sql`
-        CREATE TABLE activity_hour (
-          hour timestamptz NOT NULL,
-          user_id uuid NOT NULL,
-          media_type text NOT NULL,
-          plays bigint NOT NULL,
-          watch_ms bigint NOT NULL,
-          bytes bigint NOT NULL,
-          events bigint NOT NULL
-        );
-        CREATE TABLE activity_day (
-          day timestamptz NOT NULL,
-          user_id uuid NOT NULL,
-          media_type text NOT NULL,
-          plays bigint NOT NULL,
-          watch_ms bigint NOT NULL,
-          bytes bigint NOT NULL,
-          events bigint NOT NULL
-        );
-
-        -- The backfill: hours from the log, days from the hours (an hour lies in one Shanghai day: UTC+8 is a
-        -- whole number of hours); keys and indexes built after it.
-        SET LOCAL work_mem = '256MB';
-        INSERT INTO activity_hour
-        SELECT date_bin('1 hour', occurred_at, timestamptz '2000-01-03 00:00:00+08'), user_id, media_type,
-               count(*) FILTER (WHERE event_type = 'start'), sum(duration_ms), sum(bytes_delta), count(*)
-        FROM activity_log
-        GROUP BY 1, 2, 3;
-        INSERT INTO activity_day
-        SELECT date_bin('1 day', hour, timestamptz '2000-01-03 00:00:00+08'), user_id, media_type,
-               sum(plays), sum(watch_ms), sum(bytes), sum(events)
-        FROM activity_hour
-        GROUP BY 1, 2, 3;
-        ALTER TABLE activity_hour ADD PRIMARY KEY (hour, user_id, media_type);
-        CREATE INDEX activity_hour_user ON activity_hour (user_id, hour);
-        ALTER TABLE activity_day ADD PRIMARY KEY (day, user_id, media_type);
-        CREATE INDEX activity_day_user ON activity_day (user_id, day);
-        RESET work_mem;
-
-        CREATE FUNCTION activity_time_add() RETURNS trigger LANGUAGE plpgsql AS $fn$
-        BEGIN
-          INSERT INTO activity_hour AS h
-          SELECT date_bin('1 hour', occurred_at, timestamptz '2000-01-03 00:00:00+08'), user_id, media_type,
-                 count(*) FILTER (WHERE event_type = 'start'), sum(duration_ms), sum(bytes_delta),
-                 count(*)
-          FROM added
-          GROUP BY 1, 2, 3
-          ORDER BY 1, 2, 3
-          ON CONFLICT (hour, user_id, media_type) DO UPDATE SET
-            plays = h.plays + excluded.plays,
-            watch_ms = h.watch_ms + excluded.watch_ms,
-            bytes = h.bytes + excluded.bytes,
-            events = h.events + excluded.events;
-          INSERT INTO activity_day AS d
-          SELECT date_bin('1 day', occurred_at, timestamptz '2000-01-03 00:00:00+08'), user_id, media_type,
-                 count(*) FILTER (WHERE event_type = 'start'), sum(duration_ms), sum(bytes_delta),
-                 count(*)
-          FROM added
-          GROUP BY 1, 2, 3
-          ORDER BY 1, 2, 3
-          ON CONFLICT (day, user_id, media_type) DO UPDATE SET
-            plays = d.plays + excluded.plays,
-            watch_ms = d.watch_ms + excluded.watch_ms,
-            bytes = d.bytes + excluded.bytes,
-            events = d.events + excluded.events;
-          RETURN NULL;
-        END
-        $fn$;
-        CREATE TRIGGER activity_time_add AFTER INSERT ON activity_log
-          REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION activity_time_add();
-
-        -- Deleted events: their sums are subtracted (an upsert of negated sums, for the key order), then the
-        -- rows they leave without events are deleted.
-        CREATE FUNCTION activity_time_remove() RETURNS trigger LANGUAGE plpgsql AS $fn$
-        BEGIN
-          INSERT INTO activity_hour AS h
-          SELECT date_bin('1 hour', occurred_at, timestamptz '2000-01-03 00:00:00+08'), user_id, media_type,
-                 -count(*) FILTER (WHERE event_type = 'start'), -sum(duration_ms), -sum(bytes_delta),
-                 -count(*)
-          FROM removed
-          GROUP BY 1, 2, 3
-          ORDER BY 1, 2, 3
-          ON CONFLICT (hour, user_id, media_type) DO UPDATE SET
-            plays = h.plays + excluded.plays,
-            watch_ms = h.watch_ms + excluded.watch_ms,
-            bytes = h.bytes + excluded.bytes,
-            events = h.events + excluded.events;
-          INSERT INTO activity_day AS d
-          SELECT date_bin('1 day', occurred_at, timestamptz '2000-01-03 00:00:00+08'), user_id, media_type,
-                 -count(*) FILTER (WHERE event_type = 'start'), -sum(duration_ms), -sum(bytes_delta),
-                 -count(*)
-          FROM removed
-          GROUP BY 1, 2, 3
-          ORDER BY 1, 2, 3
-          ON CONFLICT (day, user_id, media_type) DO UPDATE SET
-            plays = d.plays + excluded.plays,
-            watch_ms = d.watch_ms + excluded.watch_ms,
-            bytes = d.bytes + excluded.bytes,
-            events = d.events + excluded.events;
-          DELETE FROM activity_hour h
-          USING (
-            SELECT DISTINCT date_bin('1 hour', occurred_at, timestamptz '2000-01-03 00:00:00+08') AS hour,
-                   user_id, media_type
-            FROM removed
-          ) r
-          WHERE h.hour = r.hour AND h.user_id = r.user_id AND h.media_type = r.media_type
-            AND h.events = 0;
-          DELETE FROM activity_day d
-          USING (
-            SELECT DISTINCT date_bin('1 day', occurred_at, timestamptz '2000-01-03 00:00:00+08') AS day,
-                   user_id, media_type
-            FROM removed
-          ) r
-          WHERE d.day = r.day AND d.user_id = r.user_id AND d.media_type = r.media_type
-            AND d.events = 0;
-          RETURN NULL;
-        END
-        $fn$;
-        CREATE TRIGGER activity_time_remove AFTER DELETE ON activity_log
-          REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION activity_time_remove();
-      `.execute(db);
-    },
-  },
+  timeRollupMigration,
   playSpanMigration,
 ];
