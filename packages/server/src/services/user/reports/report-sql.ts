@@ -52,7 +52,7 @@ export function eventsIn(filter: EventFilter, alias = 'a'): RawBuilder<boolean> 
 }
 
 /** The media-type and user filters as a condition on the activity_session alias `s`. */
-function sessionFilter(filter: EventFilter): RawBuilder<boolean> {
+export function sessionFilter(filter: EventFilter): RawBuilder<boolean> {
   const parts = [sql`true`];
   if (filter.mediaType) parts.push(sql`s.media_type = ${filter.mediaType}`);
   if (filter.userId) parts.push(sql`s.user_id = ${filter.userId}`);

@@ -9,7 +9,14 @@ import type {
 import type { DatabaseBackend } from '../../../platform/db/index.js';
 import type { UserDatabase } from '../user.db.js';
 import { spanConcurrencySql, spanPeakSql } from './concurrency-sql.js';
-import { bucketSql, eventsIn, platformSql, sessionRowsIn, type EventFilter } from './report-sql.js';
+import {
+  bucketSql,
+  eventsIn,
+  platformSql,
+  sessionFilter,
+  sessionRowsIn,
+  type EventFilter,
+} from './report-sql.js';
 import { eventRowsIn, timeRowsIn } from './time-rollup-sql.js';
 
 export type { EventFilter } from './report-sql.js';
@@ -175,14 +182,6 @@ interface DistributionFiguresRow extends DistributionSetRow {
 const DISTRIBUTION_SETS = sql`GROUPING SETS ((client), (platform), (client, device_name))`;
 const DISTRIBUTION_SET_COLUMNS = sql`GROUPING(client) AS g_client, GROUPING(platform) AS g_platform,
   GROUPING(device_name) AS g_device, client, platform, device_name`;
-
-/** The media-type and user filters as a condition on the activity_session alias `s`. */
-function rollupFilter(filter: EventFilter): RawBuilder<boolean> {
-  const parts = [sql`true`];
-  if (filter.mediaType) parts.push(sql`s.media_type = ${filter.mediaType}`);
-  if (filter.userId) parts.push(sql`s.user_id = ${filter.userId}`);
-  return sql<boolean>`(${sql.join(parts, sql` AND `)})`;
-}
 
 function distributionSetKey(row: DistributionSetRow): string {
   return JSON.stringify([
@@ -629,7 +628,7 @@ export class ReportsRepository {
           WHERE ((s.first_at >= ${filter.from} AND s.first_at < ${filter.to})
               OR (tstzrange(s.first_at, s.last_at, '[]') @> ${filter.from}::timestamptz
                   AND s.first_at < ${filter.from}))
-            AND ${rollupFilter(filter)}
+            AND ${sessionFilter(filter)}
           GROUP BY s.session_id HAVING count(*) > 1
         )
         SELECT ${DISTRIBUTION_SET_COLUMNS}, count(*) - count(DISTINCT r.session_id) AS repeats

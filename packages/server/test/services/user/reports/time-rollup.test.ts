@@ -49,6 +49,16 @@ const hourOf = (t: number) =>
   Date.parse(`${refDate(t)}T${String(refHour(t)).padStart(2, '0')}:00:00.000+08:00`);
 const dayOf = (t: number) => Date.parse(`${refDate(t)}T00:00:00.000+08:00`);
 
+/** A row of a rollup or of timeRowsIn as the drivers answer it (bigint columns may come as strings). */
+interface RollupRow {
+  at: Date;
+  user_id: string;
+  media_type: string;
+  plays: string | number;
+  watch_ms: string | number;
+  bytes: string | number;
+}
+
 interface Sums {
   plays: number;
   watchMs: number;
@@ -127,15 +137,9 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
   /** activity_hour and activity_day equal the plain-code sums of the log, and a fresh aggregate in SQL. */
   const expectRollupsExact = async () => {
     const stored = async (table: 'activity_hour' | 'activity_day', key: 'hour' | 'day') => {
-      const result = await sql<{
-        at: Date;
-        user_id: string;
-        media_type: string;
-        plays: string | number;
-        watch_ms: string | number;
-        bytes: string | number;
-        events: string | number;
-      }>`SELECT ${sql.ref(key)} AS at, user_id, media_type, plays, watch_ms, bytes, events FROM ${sql.table(table)}`.execute(
+      const result = await sql<
+        RollupRow & { events: string | number }
+      >`SELECT ${sql.ref(key)} AS at, user_id, media_type, plays, watch_ms, bytes, events FROM ${sql.table(table)}`.execute(
         database.db,
       );
       return result.rows
@@ -298,14 +302,9 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
             ['hour', hourOf],
             ['day', dayOf],
           ] as [TimeRollupLevel, (t: number) => number][]) {
-            const result = await sql<{
-              at: Date;
-              user_id: string;
-              media_type: string;
-              plays: string | number;
-              watch_ms: string | number;
-              bytes: string | number;
-            }>`SELECT * FROM ${timeRowsIn(filter, level)} t`.execute(database.db);
+            const result = await sql<RollupRow>`SELECT * FROM ${timeRowsIn(filter, level)} t`.execute(
+              database.db,
+            );
             // Every row lies at an hour start (day rows at a midnight) and in the bucket of its events: summed
             // per bucket, user and type the rows equal the events (which the rows do not count).
             const rows = result.rows.map((r) => ({ ...r, at: new Date(r.at).getTime() }));
