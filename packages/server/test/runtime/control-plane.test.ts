@@ -287,11 +287,16 @@ describe.each(installBackends())('control plane through the console entrance on 
   });
 
   it('lists the scheduled tasks on the internal port', async () => {
-    const response = await request(`${install.url('internal')}/internal/tasks`);
+    const serviceToken = { 'x-svc-service-token': install.context.serviceToken };
+    const refused = await request(`${install.url('internal')}/internal/tasks`);
+    await refused.body.dump();
+    expect(refused.statusCode).toBe(401);
+    const response = await request(`${install.url('internal')}/internal/tasks`, { headers: serviceToken });
     const body = (await response.body.json()) as { tasks: { name: string }[] };
     expect(body.tasks.map((task) => task.name)).toContain('registry.prune');
     const run = await request(`${install.url('internal')}/internal/tasks/registry.prune/run`, {
       method: 'POST',
+      headers: serviceToken,
     });
     expect(await run.body.json()).toEqual({ result: 'ran' });
   });

@@ -26,6 +26,12 @@ export const notFound = (what: string) => new AppError(404, 'NOT_FOUND', `${what
 export const unauthorized = (message = 'authentication required') =>
   new AppError(401, 'UNAUTHORIZED', message);
 export const forbidden = (message = 'not allowed') => new AppError(403, 'FORBIDDEN', message);
+/**
+ * A field only role admin may set or keep (a private-network target, a host that receives a stored secret);
+ * `details` names it like a validation error does.
+ */
+export const adminOnlySetting = (field: string, message: string) =>
+  new AppError(403, 'ADMIN_ONLY_SETTING', message, [{ path: `/${field}`, message }]);
 export const badRequest = (message: string, details?: unknown) =>
   new AppError(400, 'VALIDATION_FAILED', message, details);
 

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { identitySchema, type Identity, type Permission } from '@svc/contracts';
 import { SERVICE_TOKEN_HEADER, secretsEqual } from '../service-token.js';
-import { errorBody } from './errors.js';
+import { errorBody, unauthorized } from './errors.js';
 
 /** Header with the caller's identity, set by the gateway; trusted only together with the service token. */
 export const IDENTITY_HEADER = 'x-svc-identity';
@@ -28,7 +28,10 @@ export type RouteAuth =
   | { direct: 'health' }
   /** The public entrances (frontend and gateway), which apply the gateway rule table themselves. */
   | { direct: 'entrance' }
-  /** Maintenance routes of the internal port, which listens on loopback only. */
+  /**
+   * Maintenance routes of the internal port, which listens on loopback only. Loopback is no credential
+   * (a server-side fetcher such as a webhook runs there too): these routes require the service token.
+   */
   | { direct: 'loopback' }
   /**
    * The play-agent's client protocol: players connect directly and the play-agent resolves their token
@@ -121,7 +124,7 @@ export function installRouteAuth(
       await reply.status(500).send(errorBody('INTERNAL_ERROR', 'route has no access rule'));
       return;
     }
-    if ('direct' in auth) return;
+    if (!requiresServiceToken(auth)) return;
     if (!request.fromService) {
       await reply
         .status(typeof given === 'string' && given.length > 0 ? 403 : 401)
@@ -150,6 +153,20 @@ export function installRouteAuth(
       }
     }
   });
+}
+
+/**
+ * Whether a route refuses callers without the service token. Only the rules open by design skip it: health
+ * probes, the public entrances, the players' protocol and routes that check a node's own credential.
+ */
+export function requiresServiceToken(auth: RouteAuth): boolean {
+  return !('direct' in auth) || auth.direct === 'loopback';
+}
+
+/** The signed-in account of a route whose rule requires one (the route auth already refused others). */
+export function identityOf(request: FastifyRequest): Identity {
+  if (!request.identity) throw unauthorized('sign-in required');
+  return request.identity;
 }
 
 export function holdsAny(identity: Identity, anyOf: readonly Permission[] | 'any'): boolean {

@@ -1,6 +1,3 @@
-import type { FastifyRequest } from 'fastify';
-import type { Identity } from '@svc/contracts';
-import { unauthorized } from '../../platform/http/errors.js';
 import type { FilesService } from './files.service.js';
 import type { MountsService } from './mounts.service.js';
 import type { ProbeService } from './probe.service.js';
@@ -22,11 +19,7 @@ export interface StorageServices {
   usage: StorageUsageService;
 }
 
-/** The signed-in account of a console route (the route auth already refused requests without one). */
-export function identityOf(request: FastifyRequest): Identity {
-  if (!request.identity) throw unauthorized('sign-in required');
-  return request.identity;
-}
+export { identityOf } from '../../platform/http/route-auth.js';
 
 /** Rule of every console route of the storage node. */
 export const CONSOLE_STORAGE = { auth: { gateway: { kind: 'admin', anyOf: ['storage'] } } } as const;

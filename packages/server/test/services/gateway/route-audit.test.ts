@@ -1,9 +1,15 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { routesOf } from '../../../src/platform/http/create-server.js';
-import type { DeclaredRoute, GatewayRule, RouteAuth } from '../../../src/platform/http/route-auth.js';
+import {
+  requiresServiceToken,
+  type DeclaredRoute,
+  type GatewayRule,
+  type RouteAuth,
+} from '../../../src/platform/http/route-auth.js';
 import { GATEWAY_ROUTE_TABLE } from '../../../src/services/gateway/route-table.js';
 import { loadRole } from '../../../src/runtime/roles.js';
 import { startTestInstall, type TestInstall } from '../../support/runtime.js';
@@ -88,6 +94,30 @@ describe('route audit: every route of every service declares who may call it', (
         expect(route.component, `${route.method} ${route.url}`).toBe('internal');
       }
     }
+  });
+
+  it('opens only health, entrance, player and own-credential routes to callers without the service token', () => {
+    const open = routes.filter((route) => route.auth && !requiresServiceToken(route.auth));
+    for (const route of open) {
+      const direct = route.auth && 'direct' in route.auth ? route.auth.direct : 'none';
+      expect(['health', 'entrance', 'player', 'own-credential'], `${route.method} ${route.url}`).toContain(
+        direct,
+      );
+    }
+  });
+
+  it('refuses every maintenance route of the internal port to a loopback caller without the service token', async () => {
+    const maintenance = routes.filter((route) => route.component === 'internal' && route.url !== '/health');
+    expect(maintenance.length).toBeGreaterThan(0);
+    for (const route of maintenance) {
+      const url = `${install.url('internal')}${route.url.replace(':name', 'registry.prune')}`;
+      const answer = await request(url, { method: route.method as 'GET' });
+      expect(answer.statusCode, `${route.method} ${route.url}`).toBe(401);
+      expect(await answer.body.json()).toMatchObject({ error: { code: 'UNAUTHORIZED' } });
+    }
+    const health = await request(`${install.url('internal')}/health`);
+    await health.body.dump();
+    expect(health.statusCode).toBe(200);
   });
 
   it("keeps the players' routes on the play-agent, and nothing else there", () => {

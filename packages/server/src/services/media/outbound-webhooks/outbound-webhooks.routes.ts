@@ -11,6 +11,7 @@ import {
   updateOutboundWebhookRequestSchema,
 } from '@svc/contracts';
 import type { AppServer } from '../../../platform/http/create-server.js';
+import { identityOf } from '../../../platform/http/route-auth.js';
 import type { OutboundWebhooksService } from './outbound-webhooks.service.js';
 
 /** Outbound webhook endpoints, their deliveries and test sends (console permission `settings`). */
@@ -29,7 +30,8 @@ export function registerOutboundWebhookRoutes(app: AppServer, webhooks: Outbound
       config,
       schema: { body: createOutboundWebhookRequestSchema, response: { 201: outboundWebhookSchema } },
     },
-    async (request, reply) => reply.status(201).send(await webhooks.create(request.body)),
+    async (request, reply) =>
+      reply.status(201).send(await webhooks.create(identityOf(request), request.body)),
   );
   app.get(
     '/api/media/outbound-webhooks/libraries',
@@ -53,7 +55,7 @@ export function registerOutboundWebhookRoutes(app: AppServer, webhooks: Outbound
       config,
       schema: { params, body: updateOutboundWebhookRequestSchema, response: { 200: outboundWebhookSchema } },
     },
-    async (request) => webhooks.update(request.params.id, request.body),
+    async (request) => webhooks.update(identityOf(request), request.params.id, request.body),
   );
   app.delete(
     '/api/media/outbound-webhooks/:id',
@@ -67,6 +69,8 @@ export function registerOutboundWebhookRoutes(app: AppServer, webhooks: Outbound
     '/api/media/outbound-webhooks/:id/test',
     { config, schema: { params, response: { 200: outboundWebhookTestResponseSchema } } },
     async (request, reply) =>
-      reply.header('cache-control', 'no-store').send(await webhooks.test(request.params.id)),
+      reply
+        .header('cache-control', 'no-store')
+        .send(await webhooks.test(identityOf(request), request.params.id)),
   );
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import {
+  type Identity,
   DEFAULT_OUTBOUND_WEBHOOK_BODIES,
   OUTBOUND_WEBHOOK_MASK,
   OUTBOUND_WEBHOOK_VARIABLES,
@@ -15,7 +16,7 @@ import {
   type updateOutboundWebhookRequestSchema,
 } from '@svc/contracts';
 import type { Clock } from '../../../platform/cache/index.js';
-import { AppError, notFound } from '../../../platform/http/errors.js';
+import { AppError, adminOnlySetting, notFound } from '../../../platform/http/errors.js';
 import type { LibrariesRepository } from '../libraries.repository.js';
 import { classifyAddress } from './address-policy.js';
 import type { DeliveryWorker } from './delivery-worker.js';
@@ -126,6 +127,21 @@ function resolveItems(
   });
 }
 
+/**
+ * Only role admin may set or keep an endpoint's private-network allowance (as for mounts): a delegated
+ * account with the `settings` permission could otherwise aim the service's own requests at loopback and
+ * private hosts and read their answers in the test send. A delegated edit of an endpoint that has it is
+ * refused unless the edit switches it off; so is its test send.
+ */
+function requirePrivateNetworkRight(actor: Identity, allowPrivateNetwork: boolean, doing: string): void {
+  if (allowPrivateNetwork && actor.role !== 'admin') {
+    throw adminOnlySetting(
+      'allowPrivateNetwork',
+      `only an administrator may ${doing} an endpoint with allowPrivateNetwork on`,
+    );
+  }
+}
+
 /** Outbound webhook endpoints (console permission `settings`), their deliveries and test sends. */
 export class OutboundWebhooksService {
   constructor(
@@ -149,7 +165,8 @@ export class OutboundWebhooksService {
     return { libraries: rows.map((row) => ({ id: row.id, name: row.name, type: row.type })) };
   }
 
-  async create(input: CreateInput): Promise<OutboundWebhook> {
+  async create(actor: Identity, input: CreateInput): Promise<OutboundWebhook> {
+    requirePrivateNetworkRight(actor, input.allowPrivateNetwork, 'create');
     const problems: Problem[] = [];
     const fields: EndpointFields = {
       ...input,
@@ -169,9 +186,14 @@ export class OutboundWebhooksService {
     return toOutboundWebhook(row);
   }
 
-  async update(id: string, input: UpdateInput): Promise<OutboundWebhook> {
+  async update(actor: Identity, id: string, input: UpdateInput): Promise<OutboundWebhook> {
     const stored = await this.repository.getEndpoint(id);
     if (!stored) throw notFound('outbound webhook');
+    requirePrivateNetworkRight(
+      actor,
+      input.allowPrivateNetwork ?? stored.allow_private_network,
+      'save (send allowPrivateNetwork: false to switch it off)',
+    );
     const problems: Problem[] = [];
     const keepUrl =
       input.url === undefined || (stored.url_sensitive && input.url === maskOutboundWebhookUrl(stored.url));
@@ -216,9 +238,10 @@ export class OutboundWebhooksService {
   }
 
   /** Sends a sample event to the endpoint now (enabled or not), once, and records it as a test delivery. */
-  async test(id: string): Promise<OutboundWebhookTestResponse> {
+  async test(actor: Identity, id: string): Promise<OutboundWebhookTestResponse> {
     const endpoint = await this.repository.getEndpoint(id);
     if (!endpoint) throw notFound('outbound webhook');
+    requirePrivateNetworkRight(actor, endpoint.allow_private_network, 'test-send');
     const now = new Date(this.clock.now());
     const payload = sampleEvent(now, randomUUID());
     const deliveryId = randomUUID();

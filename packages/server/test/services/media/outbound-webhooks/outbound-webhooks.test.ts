@@ -253,6 +253,68 @@ describe.each(installBackends())('outbound webhooks on $label', (backend) => {
     ).toEqual([]);
   });
 
+  it('reserves allowPrivateNetwork to administrators: a settings delegate can neither set, keep nor test-send it', async () => {
+    const user = await env.api('POST', '/api/auth/admin/users', {
+      username: 'webhook-delegate',
+      password: 'delegate-password-1',
+      permissions: ['settings'],
+    });
+    expect(user.status).toBe(201);
+    const login = await call(env.entrance, 'POST', '/api/auth/login', {
+      body: { username: 'webhook-delegate', password: 'delegate-password-1', client: 'console' },
+    });
+    const delegate = String(login.body.adminToken);
+    const adminOnly = (answer: { status: number; body: ErrorAnswer }) => {
+      expect(answer.status).toBe(403);
+      expect(answer.body.error.code).toBe('ADMIN_ONLY_SETTING');
+      expect(answer.body.error.message).toMatch(/allowPrivateNetwork/);
+      expect(answer.body.error.details?.[0]?.path).toBe('/allowPrivateNetwork');
+    };
+
+    const target = `${receiver.base}/delegate`;
+    adminOnly(
+      await env.api<ErrorAnswer>(
+        'POST',
+        '/api/media/outbound-webhooks',
+        { name: 'Inside', url: target, allowPrivateNetwork: true },
+        delegate,
+      ),
+    );
+    const allowed = await create({ name: 'Allowed by root', url: target, allowPrivateNetwork: true });
+    const route = `/api/media/outbound-webhooks/${allowed.id}`;
+    adminOnly(await env.api<ErrorAnswer>('PUT', route, { name: 'Renamed' }, delegate));
+    adminOnly(
+      await env.api<ErrorAnswer>('PUT', route, { url: `${target}/x`, allowPrivateNetwork: true }, delegate),
+    );
+    adminOnly(await env.api<ErrorAnswer>('POST', `${route}/test`, undefined, delegate));
+    expect(arrived('/delegate')).toEqual([]);
+    const unchanged = await env.api<ListOutboundWebhooksResponse>('GET', '/api/media/outbound-webhooks');
+    expect(unchanged.body.endpoints[0]).toMatchObject({ name: 'Allowed by root', url: target });
+
+    // Switching it off is the delegate's way to edit the endpoint; from then on the guard applies (here to a
+    // name that resolves to loopback, which only the connect-time check can see).
+    const switchedOff = await env.api<OutboundWebhook>(
+      'PUT',
+      route,
+      {
+        name: 'Renamed',
+        url: `http://hooks.internal.test:${receiver.port}/delegate`,
+        allowPrivateNetwork: false,
+      },
+      delegate,
+    );
+    expect(switchedOff.status).toBe(200);
+    expect(switchedOff.body).toMatchObject({ name: 'Renamed', allowPrivateNetwork: false });
+    const guarded = await env.api<OutboundWebhookTestResponse>('POST', `${route}/test`, undefined, delegate);
+    expect(guarded.status).toBe(200);
+    expect(guarded.body).toMatchObject({ ok: false, httpStatus: null, responseExcerpt: null });
+    expect(guarded.body.error).toMatch(/not a public address/);
+    expect(arrived('/delegate')).toEqual([]);
+    // The administrator may allow it again.
+    const again = await env.api<OutboundWebhook>('PUT', route, { allowPrivateNetwork: true });
+    expect(again.body.allowPrivateNetwork).toBe(true);
+  });
+
   it('answers sensitive values masked and keeps them when a PUT sends the mask back', async () => {
     const made = await create({
       name: 'Secret',
