@@ -92,7 +92,11 @@ describe('outbound webhooks on the settings page', () => {
     return answer.body;
   };
 
-  async function openSettings(language: 'en' | 'zh', scheme: 'light' | 'dark'): Promise<WatchedPage> {
+  async function openSettings(
+    language: 'en' | 'zh',
+    scheme: 'light' | 'dark',
+    account = ADMIN,
+  ): Promise<WatchedPage> {
     const watched = await openPage(browser, 'web-webhooks', { colorScheme: scheme });
     await watched.context.addInitScript(
       ([chosenLanguage, chosenScheme]) => {
@@ -101,7 +105,7 @@ describe('outbound webhooks on the settings page', () => {
       },
       [language, scheme] as const,
     );
-    await signIn(watched.page, install.entrance, 'console', ADMIN.username, ADMIN.password);
+    await signIn(watched.page, install.entrance, 'console', account.username, account.password);
     await watched.page.getByTestId('nav-settings').click();
     await watched.page.waitForURL(/\/console\/settings$/);
     await watched.page.getByTestId('outbound-webhooks').waitFor();
@@ -318,6 +322,33 @@ describe('outbound webhooks on the settings page', () => {
       await watched.context.close();
     },
   );
+
+  it('shows a settings delegate the private-network switch disabled with the reason, and no test send there', async () => {
+    const delegate = { username: 'settings-delegate', password: 'delegate-password-1' };
+    await call('POST', '/api/auth/admin/users', { ...delegate, permissions: ['settings'] });
+    const watched = await openSettings('en', 'light', delegate);
+    const { page } = watched;
+    // An endpoint an administrator allowed private networks on: no test send, and saving needs the switch off.
+    const allowedRow = endpointRow(page, 'Receiver edited');
+    await allowedRow.waitFor();
+    expect(await allowedRow.getByTestId('webhook-test').isDisabled()).toBe(true);
+    await allowedRow.getByTestId('webhook-edit').click();
+    const form = page.getByTestId('webhook-form');
+    await form.waitFor();
+    const allowSwitch = form.getByTestId('webhook-allow-private');
+    expect(await allowSwitch.isDisabled()).toBe(false);
+    expect(await form.innerText()).toContain('only an administrator may keep it');
+    await form.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => page.getByTestId('webhook-form').count()).toBe(0);
+    // A new endpoint: the switch cannot be switched on.
+    await page.getByTestId('webhook-create').click();
+    await form.waitFor();
+    expect(await allowSwitch.isDisabled()).toBe(true);
+    expect(await form.innerText()).toContain('Only administrators may switch this on.');
+    await shoot(watched, 'en-light-delegate-editor');
+    expect(watched.problems).toEqual([]);
+    await watched.context.close();
+  });
 
   it('shows the section in Chinese with the dark theme', async () => {
     const watched = await openSettings('zh', 'dark');

@@ -30,6 +30,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client.js';
 import { useApiMutation } from '../../../api/hooks.js';
+import { useSession } from '../../../session/session.js';
 import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
 import { ErrorAlert } from '../../../shell/error-alert.js';
 import { KeyValueTable } from './key-value-table.js';
@@ -40,6 +41,7 @@ import { VariablePicker } from './variable-picker.js';
 import {
   emptyWebhookValues,
   isDefaultBody,
+  privateNetworkHint,
   serverFieldErrors,
   storedSensitiveKeys,
   switchContentType,
@@ -74,6 +76,7 @@ export function EndpointEditor({
   onDirtyChange: (dirty: boolean) => void;
 }) {
   const { t } = useTranslation('webhooks');
+  const isAdmin = useSession().user?.role === 'admin';
   const [initial] = useState(() => (endpoint ? webhookToValues(endpoint) : emptyWebhookValues(defaults)));
   const stored = useMemo(() => storedSensitiveKeys(endpoint), [endpoint]);
   const form = useForm<WebhookFormValues>({
@@ -222,8 +225,10 @@ export function EndpointEditor({
               />
               <Switch
                 label={t('form.allowPrivateNetwork')}
-                description={t('form.allowPrivateNetworkHint')}
+                description={t(privateNetworkHint(isAdmin, values.allowPrivateNetwork))}
                 color="orange"
+                // Only administrators may switch it on; others may only switch off what an administrator allowed.
+                disabled={!isAdmin && !values.allowPrivateNetwork}
                 data-testid="webhook-allow-private"
                 {...form.getInputProps('allowPrivateNetwork', { type: 'checkbox' })}
               />

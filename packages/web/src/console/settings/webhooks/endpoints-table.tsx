@@ -5,6 +5,7 @@ import { IconLock, IconSend } from '@tabler/icons-react';
 import type { OutboundWebhook } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiMutation } from '../../../api/hooks.js';
+import { useSession } from '../../../session/session.js';
 import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
 import { DeleteIconButton, EditIconButton } from '../../../shell/row-action-icons.js';
 import { subscriptionNames, type SubscribableLibrary } from './library-options.js';
@@ -26,6 +27,9 @@ function EndpointRow({
 }) {
   const { t } = useTranslation('webhooks');
   const [deleting, setDeleting] = useState(false);
+  // A test send to a private-network target shows its answer: administrators only (as the server rules).
+  const isAdmin = useSession().user?.role === 'admin';
+  const testRefused = endpoint.allowPrivateNetwork && !isAdmin;
   const remove = useApiMutation(
     (api, id: string) => api(webhookPath(id), { method: 'DELETE' }),
     [WEBHOOKS_PATH],
@@ -82,17 +86,20 @@ function EndpointRow({
       </Table.Td>
       <Table.Td>
         <Group gap={4} wrap="nowrap">
-          <Button
-            size="xs"
-            variant="light"
-            leftSection={<IconSend size={14} />}
-            loading={testing}
-            onClick={onTest}
-            aria-label={t('list.testNamed', { name: endpoint.name })}
-            data-testid="webhook-test"
-          >
-            {t('list.test')}
-          </Button>
+          <Tooltip label={t('list.testAdminOnly')} disabled={!testRefused}>
+            <Button
+              size="xs"
+              variant="light"
+              leftSection={<IconSend size={14} />}
+              loading={testing}
+              disabled={testRefused}
+              onClick={onTest}
+              aria-label={t('list.testNamed', { name: endpoint.name })}
+              data-testid="webhook-test"
+            >
+              {t('list.test')}
+            </Button>
+          </Tooltip>
           <EditIconButton
             ariaLabel={t('list.editNamed', { name: endpoint.name })}
             onClick={onEdit}

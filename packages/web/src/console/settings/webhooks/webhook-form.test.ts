@@ -12,6 +12,7 @@ import {
   isDefaultBody,
   newRow,
   orphanMaskPaths,
+  privateNetworkHint,
   serverFieldErrors,
   storedSensitiveKeys,
   switchContentType,
@@ -225,5 +226,14 @@ describe('dirty comparison', () => {
     const toggled = webhookToValues(saved);
     toggled.allowPrivateNetwork = true;
     expect(webhookFormChanged(toggled, initial)).toBe(true);
+  });
+});
+
+describe('the private-network switch', () => {
+  it('explains to an account that is not an administrator why it cannot switch it on or keep it', () => {
+    expect(privateNetworkHint(true, false)).toBe('form.allowPrivateNetworkHint');
+    expect(privateNetworkHint(true, true)).toBe('form.allowPrivateNetworkHint');
+    expect(privateNetworkHint(false, false)).toBe('form.allowPrivateNetworkAdminOnly');
+    expect(privateNetworkHint(false, true)).toBe('form.allowPrivateNetworkAdminKept');
   });
 });

@@ -219,3 +219,16 @@ export function validateWebhookForm(
   for (const path of orphanMaskPaths(values, stored)) errors[path] ??= orphanMask;
   return errors;
 }
+
+/**
+ * The private-network switch's explanation: what it does, or why this account cannot set it (only role admin
+ * may switch it on or keep it; others may only switch off what an administrator allowed).
+ */
+export function privateNetworkHint(
+  isAdmin: boolean,
+  allowed: boolean,
+):
+  'form.allowPrivateNetworkHint' | 'form.allowPrivateNetworkAdminKept' | 'form.allowPrivateNetworkAdminOnly' {
+  if (isAdmin) return 'form.allowPrivateNetworkHint';
+  return allowed ? 'form.allowPrivateNetworkAdminKept' : 'form.allowPrivateNetworkAdminOnly';
+}

@@ -19,6 +19,7 @@ const en = {
     allLibraries: 'All libraries',
     urlHidden: 'The URL contains sensitive data and is hidden.',
     privateNetwork: 'Private network',
+    testAdminOnly: 'Only administrators may test-send to an endpoint that allows private networks.',
     editNamed: 'Change {{name}}',
     deleteNamed: 'Delete {{name}}',
     test: 'Test',
@@ -57,6 +58,10 @@ const en = {
     urlSensitiveHint: 'After saving, the URL is shown as its host only.',
     allowPrivateNetwork: 'Allow private-network addresses',
     allowPrivateNetworkHint: 'Off: addresses in private networks, loopback and link-local are refused.',
+    allowPrivateNetworkAdminOnly:
+      'Only administrators may switch this on. Private networks, loopback and link-local are refused.',
+    allowPrivateNetworkAdminKept:
+      'An administrator switched this on and only an administrator may keep it: switch it off to save your changes.',
     privateWarning:
       'Deliveries may now reach this machine, your local network and cloud metadata addresses. Turn this on only for a receiver you run yourself.',
     query: 'Query parameters',
@@ -172,6 +177,7 @@ const zh: Shape<typeof en> = {
     allLibraries: '全部媒体库',
     urlHidden: 'URL 含敏感信息，已隐藏。',
     privateNetwork: '私有网络',
+    testAdminOnly: '只有管理员可以向允许私有网络的端点发送测试。',
     editNamed: '修改 {{name}}',
     deleteNamed: '删除 {{name}}',
     test: '测试',
@@ -210,6 +216,8 @@ const zh: Shape<typeof en> = {
     urlSensitiveHint: '保存后 URL 只显示主机部分。',
     allowPrivateNetwork: '允许私有网络地址',
     allowPrivateNetworkHint: '关闭时拒绝私有网络、回环和链路本地地址。',
+    allowPrivateNetworkAdminOnly: '只有管理员可以开启此项。私有网络、回环和链路本地地址会被拒绝。',
+    allowPrivateNetworkAdminKept: '此项由管理员开启，只有管理员可以保留它：关闭此项后才能保存您的修改。',
     privateWarning: '投递现在可以到达本机、局域网以及云平台元数据地址。仅在接收方由您自己运行时开启。',
     query: '查询参数',
     headers: '请求头',
