@@ -22,28 +22,22 @@ export interface ManualAddressProberOptions {
   timeoutMs?: number;
 }
 
-/** undici's own timeouts, which fire together with the probe's deadline. */
-const TIMEOUT_CODES = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CONNECT_TIMEOUT']);
-
-function describeFailure(error: unknown, timeoutMs: number, timedOut: boolean): string {
-  const err = error as { code?: unknown; message?: unknown; cause?: { code?: unknown; message?: unknown } };
-  const code =
-    typeof err.code === 'string' ? err.code : typeof err.cause?.code === 'string' ? err.cause.code : '';
-  if (timedOut || TIMEOUT_CODES.has(code)) return `no answer within ${timeoutMs} ms`;
-  const message =
-    typeof err.cause?.message === 'string' && err.cause.message
-      ? err.cause.message
-      : typeof err.message === 'string'
-        ? err.message
-        : String(error);
-  return code && !message.includes(code) ? `${code}: ${message}` : message;
-}
+/**
+ * What a probe result says, and all it says: accounts with the `node` permission read it, and the raw socket
+ * error (refused, reset, timed out, certificate) would let them tell closed ports from silent ones behind the
+ * address (port scanning). The server log keeps the cause at debug level.
+ */
+export const PROBE_DETAIL = {
+  reachable: (status: number) => `reachable (HTTP ${status})`,
+  wrongAnswer: (status: number) => `wrong answer (HTTP ${status})`,
+  notReachable: 'not reachable',
+} as const;
 
 /**
  * The outbound health probe of manual reverse-proxy addresses (spec: the application must reach the
  * playback domain, it probes GET /health there): `GET https://<domain>[:port]/health`, online when it answers
  * 2xx within 2,400 ms; a refused connection, a certificate the dispatcher does not trust, a timeout or any
- * other status is offline. Each result is stored on the record with the time and a short reason.
+ * other status is offline. Each result is stored on the record with the time and a PROBE_DETAIL text.
  */
 export class ManualAddressProber {
   private readonly timeoutMs: number;
@@ -73,9 +67,11 @@ export class ManualAddressProber {
       }
       if (read > MAX_BODY_BYTES) response.body.destroy();
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return { ok, detail: `HTTP ${response.statusCode}` };
+      const status = response.statusCode;
+      return { ok, detail: ok ? PROBE_DETAIL.reachable(status) : PROBE_DETAIL.wrongAnswer(status) };
     } catch (error) {
-      return { ok: false, detail: describeFailure(error, this.timeoutMs, timeout.aborted) };
+      this.options.logger.debug({ url, err: error }, 'manual address health probe: no answer');
+      return { ok: false, detail: PROBE_DETAIL.notReachable };
     }
   }
 

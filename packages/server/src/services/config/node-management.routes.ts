@@ -14,7 +14,7 @@ import {
 } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { unauthorized } from '../../platform/http/errors.js';
-import type { GatewayRule } from '../../platform/http/route-auth.js';
+import { identityOf, type GatewayRule } from '../../platform/http/route-auth.js';
 import type { NodeManagementService } from './node-management.service.js';
 
 const NODE_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['node'] };
@@ -34,7 +34,7 @@ export function registerNodeManagementRoutes(app: AppServer, nodes: NodeManageme
     '/api/config/nodes',
     { config: auth, schema: { body: createNodeRequestSchema, response: { 201: createNodeResponseSchema } } },
     async (request, reply) => {
-      const created = await nodes.create(request.body);
+      const created = await nodes.create(request.body, identityOf(request));
       return reply.status(201).header('cache-control', 'no-store').send(created);
     },
   );
@@ -49,7 +49,7 @@ export function registerNodeManagementRoutes(app: AppServer, nodes: NodeManageme
       config: auth,
       schema: { params: nodeParamsSchema, body: updateNodeRequestSchema, response: { 200: nodeViewSchema } },
     },
-    async (request) => nodes.update(request.params.nodeId, request.body),
+    async (request) => nodes.update(request.params.nodeId, request.body, identityOf(request)),
   );
   app.delete(
     '/api/config/nodes/:nodeId',

@@ -19,7 +19,8 @@ import {
   type UpdateNodeRequest,
 } from '@svc/contracts';
 import type { Clock } from '../../platform/cache/index.js';
-import { AppError, badRequest, notFound } from '../../platform/http/errors.js';
+import { nonPublicAddressOf } from '../../platform/http/address-policy.js';
+import { AppError, adminOnlySetting, badRequest, notFound } from '../../platform/http/errors.js';
 import type { NodeServiceType } from './config.db.js';
 import { NODE_CREATING_STATES, type LicenseFacts, type LicenseGate } from './license-gate.js';
 import type { LifecycleSendResult, NodeLifecycleSender } from './node-lifecycle.client.js';
@@ -85,6 +86,21 @@ export interface NodeManagementOptions {
   lifecycle?: NodeLifecycleSender;
 }
 
+/**
+ * The service probes every manual address (GET https://host[:port]/health) from inside the network: only
+ * role admin may aim that probe at a loopback, private-network or link-local host (docs/nodes.md).
+ */
+async function requireProbeRight(actor: Identity, host: string): Promise<void> {
+  if (actor.role === 'admin') return;
+  const inside = await nonPublicAddressOf(host);
+  if (inside) {
+    throw adminOnlySetting(
+      'externalAddress/host',
+      `only an administrator may set a manual address on a host that is not public (${host}: ${inside.range})`,
+    );
+  }
+}
+
 /** Node management (console, permission `node`) and the playback routes of an account. See docs/nodes.md. */
 export class NodeManagementService {
   constructor(private readonly options: NodeManagementOptions) {}
@@ -120,11 +136,11 @@ export class NodeManagementService {
 
   // --- Creating ---------------------------------------------------------------------------------------
 
-  async create(input: CreateNodeRequest): Promise<CreateNodeResponse> {
+  async create(input: CreateNodeRequest, actor: Identity): Promise<CreateNodeResponse> {
     const nodeId = input.nodeId ? input.nodeId : newNodeId();
     const row =
       input.serviceType === 'manual-play-agent-endpoint'
-        ? await this.createManual(nodeId, input)
+        ? await this.createManual(nodeId, input, actor)
         : await this.createWorker(nodeId, input);
     return { node: this.view(row, this.options.clock.now()), credentials: this.credentialsOf(row) };
   }
@@ -133,7 +149,9 @@ export class NodeManagementService {
   private async createManual(
     nodeId: string,
     input: Extract<CreateNodeRequest, { serviceType: 'manual-play-agent-endpoint' }>,
+    actor: Identity,
   ): Promise<NodeRow> {
+    await requireProbeRight(actor, input.externalAddress.host);
     await this.nodes.createManualEndpoint(
       {
         nodeId,
@@ -261,7 +279,7 @@ export class NodeManagementService {
 
   // --- Editing ----------------------------------------------------------------------------------------
 
-  async update(nodeId: string, input: UpdateNodeRequest): Promise<NodeView> {
+  async update(nodeId: string, input: UpdateNodeRequest, actor: Identity): Promise<NodeView> {
     const row = await this.require(nodeId);
     const placement =
       input.expectedHost !== undefined || input.expectedPort !== undefined || input.listenPort !== undefined;
@@ -282,6 +300,7 @@ export class NodeManagementService {
       if (input.externalAddress === null) throw badRequest('a manual address cannot lose its address');
       if (input.externalAddress !== undefined) {
         if (input.externalAddress.protocol !== 'https') throw badRequest('a manual address is https only');
+        await requireProbeRight(actor, input.externalAddress.host);
         changes.external = {
           protocol: 'https',
           host: input.externalAddress.host,

@@ -1,5 +1,6 @@
 import { metadataProviderSettingsSchema, updateMetadataProviderRequestSchema } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { identityOf } from '../../platform/http/route-auth.js';
 import type { MetadataSettingsService } from './metadata-settings.service.js';
 
 /** The metadata provider's settings (console permission `settings`). */
@@ -19,6 +20,6 @@ export function registerMetadataSettingsRoutes(app: AppServer, settings: Metadat
         response: { 200: metadataProviderSettingsSchema },
       },
     },
-    async (request) => settings.update(request.body),
+    async (request) => settings.update(request.body, identityOf(request)),
   );
 }

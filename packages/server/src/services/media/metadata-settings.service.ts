@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { MetadataProviderSettings, UpdateMetadataProviderRequest } from '@svc/contracts';
+import type { Identity, MetadataProviderSettings, UpdateMetadataProviderRequest } from '@svc/contracts';
 import type { Clock } from '../../platform/cache/index.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError, adminOnlySetting } from '../../platform/http/errors.js';
 import { HttpMetadataProvider, type MetadataProvider } from './metadata-provider.js';
 import type { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 
@@ -51,8 +51,15 @@ export class MetadataSettingsService {
     };
   }
 
-  async update(request: UpdateMetadataProviderRequest): Promise<MetadataProviderSettings> {
+  async update(request: UpdateMetadataProviderRequest, actor: Identity): Promise<MetadataProviderSettings> {
     const previous = await this.stored();
+    // The API key travels in every request's query to the base URL's host, and the service fetches from it.
+    if (actor.role !== 'admin' && request.baseUrl !== previous?.baseUrl) {
+      throw adminOnlySetting(
+        'baseUrl',
+        'only an administrator may change baseUrl: the API key is sent to that host',
+      );
+    }
     const apiKey = request.apiKey ?? previous?.apiKey ?? '';
     if (!apiKey) {
       throw new AppError(400, 'VALIDATION_FAILED', 'request is not valid', [

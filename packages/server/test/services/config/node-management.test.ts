@@ -883,20 +883,21 @@ describe.each(installBackends())('node management through the gateway on $label'
       expect(Date.now() - started).toBeLessThan(10_000);
       const live = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-live')).body;
       expect(live.status).toBe('ONLINE');
-      expect(live.probe).toMatchObject({ state: 'online', detail: 'HTTP 200' });
+      expect(live.probe).toMatchObject({ state: 'online', detail: 'reachable (HTTP 200)' });
       expect(Date.parse(live.probe!.checkedAt)).toBeGreaterThanOrEqual(started - 1000);
       expect(live.lastHeartbeatAt).toBe(live.probe!.checkedAt);
       const silent = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-silent')).body;
       expect(silent).toMatchObject({
         status: 'offline',
-        probe: { state: 'offline', detail: 'no answer within 2400 ms' },
+        probe: { state: 'offline', detail: 'not reachable' },
       });
-      const stranger = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-stranger')).body;
-      expect(stranger.status).toBe('offline');
-      expect(stranger.probe?.detail).toMatch(/certificate/i);
-      expect((await admin<NodeView>('GET', '/api/config/nodes/node-proxy-closed')).body.status).toBe(
-        'offline',
-      );
+      // A silent port, a foreign certificate and a closed port read alike: no socket error to scan ports by.
+      for (const nodeId of ['node-proxy-stranger', 'node-proxy-closed']) {
+        expect((await admin<NodeView>('GET', `/api/config/nodes/${nodeId}`)).body).toMatchObject({
+          status: 'offline',
+          probe: { state: 'offline', detail: 'not reachable' },
+        });
+      }
       // The internal directory agrees.
       const directory = await request(
         `${install.url('config')}/api/config/internal/nodes?ids=node-proxy-live,node-proxy-silent`,
@@ -918,7 +919,7 @@ describe.each(installBackends())('node management through the gateway on $label'
       healthy = false;
       await runProbe();
       const down = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-live')).body;
-      expect(down).toMatchObject({ status: 'offline', probe: { state: 'offline', detail: 'HTTP 503' } });
+      expect(down).toMatchObject({ status: 'offline', probe: { state: 'offline', detail: 'wrong answer (HTTP 503)' } });
       // The last successful probe stays as the last heartbeat.
       expect(down.lastHeartbeatAt).toBe(live.lastHeartbeatAt);
       healthy = true;

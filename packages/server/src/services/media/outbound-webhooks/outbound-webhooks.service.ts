@@ -18,7 +18,7 @@ import {
 import type { Clock } from '../../../platform/cache/index.js';
 import { AppError, adminOnlySetting, notFound } from '../../../platform/http/errors.js';
 import type { LibrariesRepository } from '../libraries.repository.js';
-import { classifyAddress } from './address-policy.js';
+import { classifyAddress } from '../../../platform/http/address-policy.js';
 import type { DeliveryWorker } from './delivery-worker.js';
 import type { StoredKeyValue } from './outbound-webhooks.db.js';
 import type {

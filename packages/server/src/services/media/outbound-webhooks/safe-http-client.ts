@@ -1,16 +1,11 @@
-import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { Agent, buildConnector, request, type Dispatcher } from 'undici';
-import { classifyAddress } from './address-policy.js';
+import { classifyAddress, systemResolver, type Resolver } from '../../../platform/http/address-policy.js';
 
-/** Resolves a host name to every address it has (A and AAAA), as connecting would. */
-export type Resolver = (hostname: string) => Promise<string[]>;
+export { systemResolver, type Resolver };
 
 /** May a connection go to this address and port? (Default: public unicast addresses only.) */
 export type AddressPermission = (address: string, port: number) => boolean;
-
-export const systemResolver: Resolver = async (hostname) =>
-  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
 /** The target was refused by the SSRF guard: a private-network address, or a scheme other than http(s). */
 export class BlockedTargetError extends Error {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   classifyAddress,
   isPublicAddress,
-} from '../../../../src/services/media/outbound-webhooks/address-policy.js';
+} from '../../../../src/platform/http/address-policy.js';
 import {
   SafeHttpClient,
   systemResolver,

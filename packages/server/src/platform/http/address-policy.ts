@@ -1,7 +1,10 @@
+import { lookup } from 'node:dns/promises';
+import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /**
- * Which addresses an outbound webhook may connect to when its endpoint does not allow private networks.
+ * Which addresses a server-side fetch of a user-given URL may connect to without the private-network
+ * allowance (outbound webhooks; manual reverse-proxy addresses saved by accounts that are not admin).
  * Only globally routable unicast addresses pass: IPv4 `unicast` as ipaddr.js classifies it (not private,
  * loopback, link-local, 0.0.0.0/8, CGNAT, broadcast, multicast or reserved/documentation ranges), and IPv6
  * unicast inside 2000::/3. IPv6 forms that carry an IPv4 address (IPv4-mapped ::ffff:a.b.c.d, IPv4-translated
@@ -46,3 +49,26 @@ export function classifyAddress(literal: string): AddressVerdict {
 }
 
 export const isPublicAddress = (address: string): boolean => classifyAddress(address).allowed;
+
+/** Resolves a host name to every address it has (A and AAAA), as connecting would. */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export const systemResolver: Resolver = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+/**
+ * The first address of a host (an IP literal, or every address its name resolves to) that is not public, or
+ * null. A name that does not resolve (yet) has no such address.
+ */
+export async function nonPublicAddressOf(
+  host: string,
+  resolve: Resolver = systemResolver,
+): Promise<{ address: string; range: string } | null> {
+  const bare = host.replace(/^\[(.*)\]$/, '$1');
+  const addresses = isIP(bare) ? [bare] : await resolve(bare).catch(() => []);
+  for (const address of addresses) {
+    const verdict = classifyAddress(address);
+    if (!verdict.allowed) return { address, range: verdict.range };
+  }
+  return null;
+}
