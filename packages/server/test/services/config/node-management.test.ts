@@ -919,7 +919,10 @@ describe.each(installBackends())('node management through the gateway on $label'
       healthy = false;
       await runProbe();
       const down = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-live')).body;
-      expect(down).toMatchObject({ status: 'offline', probe: { state: 'offline', detail: 'wrong answer (HTTP 503)' } });
+      expect(down).toMatchObject({
+        status: 'offline',
+        probe: { state: 'offline', detail: 'wrong answer (HTTP 503)' },
+      });
       // The last successful probe stays as the last heartbeat.
       expect(down.lastHeartbeatAt).toBe(live.lastHeartbeatAt);
       healthy = true;

@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  classifyAddress,
-  isPublicAddress,
-} from '../../../../src/platform/http/address-policy.js';
+import { classifyAddress, isPublicAddress } from '../../../../src/platform/http/address-policy.js';
 import {
   SafeHttpClient,
   systemResolver,
