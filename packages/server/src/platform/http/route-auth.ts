@@ -5,7 +5,7 @@ import { errorBody } from './errors.js';
 
 /** Header with the caller's identity, set by the gateway; trusted only together with the service token. */
 export const IDENTITY_HEADER = 'x-svc-identity';
-/** Header with the client address the gateway determined; trusted only together with the service token. */
+/** Header with the client address an entrance determined; trusted only together with the service token. */
 export const CLIENT_IP_HEADER = 'x-svc-client-ip';
 /** Headers only a service may set: the entrances drop them from what a client sent. */
 const INTERNAL_HEADERS = [SERVICE_TOKEN_HEADER, IDENTITY_HEADER, CLIENT_IP_HEADER] as const;

@@ -68,12 +68,8 @@ export function registerMcpEndpoint(
 ): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(await deps.mcpSwitch.enabled())) throw new AppError(404, 'NOT_FOUND', 'MCP is switched off');
-    const identity = await authenticate(
-      { kind: 'access' },
-      request,
-      deps.clientIps.of(request),
-      deps.introspector,
-    );
+    const clientIp = deps.clientIps.of(request);
+    const identity = await authenticate({ kind: 'access' }, request, clientIp, deps.introspector);
     if (!identity) throw new AppError(401, 'UNAUTHORIZED', 'sign-in required');
     const server = serverFor(identity, deps.caller, deps.version);
     const transport = new StreamableHTTPServerTransport({
