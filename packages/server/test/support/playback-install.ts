@@ -1,4 +1,4 @@
-import { request } from 'undici';
+import { request, type Dispatcher } from 'undici';
 import { configComponentFactory, type ConfigParts } from '../../src/services/config/config.component.js';
 import { createManualEndpoint, regenerateEndpointToken } from '../../src/services/config/nodes.repository.js';
 import { loadRole } from '../../src/runtime/roles.js';
@@ -18,7 +18,7 @@ export async function call<T = Json>(
   base: string,
   method: string,
   route: string,
-  options: { headers?: Record<string, string>; body?: unknown } = {},
+  options: { headers?: Record<string, string>; body?: unknown; dispatcher?: Dispatcher } = {},
 ): Promise<Answer<T>> {
   const response = await request(`${base}${route}`, {
     method: method as 'GET',
@@ -27,6 +27,7 @@ export async function call<T = Json>(
       ...options.headers,
     },
     body: options.body === undefined ? undefined : JSON.stringify(options.body),
+    dispatcher: options.dispatcher,
   });
   const text = await response.body.text();
   let body: unknown = {};

@@ -1,3 +1,4 @@
+import type { FastifyRequest } from 'fastify';
 import ipaddr from 'ipaddr.js';
 
 type Range = [ipaddr.IPv4 | ipaddr.IPv6, number];
@@ -29,6 +30,15 @@ export class ClientIpResolver {
 
   private isTrusted(address: ipaddr.IPv4 | ipaddr.IPv6): boolean {
     return this.ranges.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
+  }
+
+  /**
+   * The client address of a request at an entrance: the one the frontend passed on with the service
+   * token (its hop is ours whatever SVC_TRUSTED_PROXIES says), else resolved from the socket peer.
+   */
+  of(request: FastifyRequest): string {
+    if (request.fromService) return request.clientIp;
+    return this.resolve(request.socket.remoteAddress ?? '', request.headers['x-forwarded-for']);
   }
 
   resolve(socketAddress: string, forwardedFor: string | string[] | undefined): string {

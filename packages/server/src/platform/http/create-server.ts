@@ -16,6 +16,7 @@ import type { ComponentName, HealthResponse } from '@svc/contracts';
 import type { Logger } from '../logger.js';
 import { AppError, errorBody } from './errors.js';
 import { installRouteAuth, type DeclaredRoute } from './route-auth.js';
+import { answerFrameworkError, refuseMalformedUrl } from './malformed-url.js';
 import { SVC_VERSION } from '../version.js';
 
 export type AppServer = FastifyInstance<
@@ -65,6 +66,7 @@ export function createServer(options: ServerOptions): AppServer {
     forceCloseConnections: true,
     logController: new LogController({ disableRequestLogging: true }),
     routerOptions: { caseSensitive: !options.caseInsensitiveRoutes, ignoreTrailingSlash: false },
+    frameworkErrors: answerFrameworkError,
     ...(options.rewriteUrl
       ? { rewriteUrl: (request: { url?: string }) => options.rewriteUrl!(request.url ?? '/') }
       : {}),
@@ -72,6 +74,7 @@ export function createServer(options: ServerOptions): AppServer {
 
   const routes: DeclaredRoute[] = [];
   declaredRoutes.set(app, routes);
+  app.addHook('onRequest', refuseMalformedUrl);
   installRouteAuth(app, options.serviceToken, routes);
 
   app.setValidatorCompiler(validatorCompiler);

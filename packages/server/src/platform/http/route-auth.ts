@@ -5,8 +5,26 @@ import { errorBody, unauthorized } from './errors.js';
 
 /** Header with the caller's identity, set by the gateway; trusted only together with the service token. */
 export const IDENTITY_HEADER = 'x-svc-identity';
-/** Header with the client address the gateway determined; trusted only together with the service token. */
+/** Header with the client address an entrance determined; trusted only together with the service token. */
 export const CLIENT_IP_HEADER = 'x-svc-client-ip';
+/** Headers only a service may set: the entrances drop them from what a client sent. */
+const INTERNAL_HEADERS = [SERVICE_TOKEN_HEADER, IDENTITY_HEADER, CLIENT_IP_HEADER] as const;
+
+/**
+ * The request headers an entrance (frontend, gateway) passes on: the internal headers a client sent
+ * are dropped, the service token and the client address it determined are set.
+ */
+export function entranceHeaders(
+  headers: Record<string, string | string[] | undefined>,
+  serviceToken: string,
+  clientIp: string,
+): Record<string, string | string[] | undefined> {
+  const copy = { ...headers };
+  for (const name of INTERNAL_HEADERS) delete copy[name];
+  copy[SERVICE_TOKEN_HEADER] = serviceToken;
+  copy[CLIENT_IP_HEADER] = clientIp;
+  return copy;
+}
 
 /** What the gateway demands before it forwards a public API request. */
 export type GatewayRule =
@@ -52,7 +70,7 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The signed-in account, when the gateway established one. */
     identity: Identity | null;
-    /** The client's address: from the gateway when it forwarded the request, else the socket peer. */
+    /** The client's address: from the service (frontend, gateway) that forwarded the request, else the socket peer. */
     clientIp: string;
     /** True when the caller presented the service token. */
     fromService: boolean;

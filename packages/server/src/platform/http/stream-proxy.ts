@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Transform, type TransformCallback } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import replyFrom from '@fastify/reply-from';
@@ -56,15 +57,15 @@ export async function enableStreamingProxy(app: AppServer, options: StreamingPro
     maxRetriesOn503: 0,
   });
 
+  const limit = options.bodyLimit;
+  if (limit !== undefined) answerExpectContinue(app, limit);
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { bodyLimit: Number.MAX_SAFE_INTEGER }, (request, payload, done) => {
-    const limit = options.bodyLimit;
     if (limit === undefined) {
       done(null, payload);
       return;
     }
-    const declared = Number(request.headers['content-length']);
-    if (Number.isFinite(declared) && declared > limit) {
+    if (declaredLength(request.raw) > limit) {
       done(new AppError(413, 'PAYLOAD_TOO_LARGE', `request body exceeds ${limit} bytes`), undefined);
       return;
     }
@@ -72,6 +73,36 @@ export async function enableStreamingProxy(app: AppServer, options: StreamingPro
     payload.on('error', (error) => limiter.destroy(error));
     done(null, payload.pipe(limiter));
   });
+}
+
+function declaredLength(request: IncomingMessage): number {
+  const declared = Number(request.headers['content-length']);
+  return Number.isFinite(declared) ? declared : 0;
+}
+
+/**
+ * `Expect: 100-continue` (curl sends it for bodies over 1 MB): a body that fits is invited with
+ * 100 Continue; one declared too large is refused (413, by the body parser) before the client sends it.
+ */
+function answerExpectContinue(app: AppServer, limit: number): void {
+  app.server.on('checkContinue', (request: IncomingMessage, response: ServerResponse) => {
+    if (declaredLength(request) <= limit) response.writeContinue();
+    app.server.emit('request', request, response);
+  });
+}
+
+/** Request headers that describe the client's connection to us, not the hop to the upstream. */
+const HOP_REQUEST_HEADERS = ['expect', 'keep-alive', 'upgrade', 'proxy-connection', 'te', 'trailer'];
+/** Response headers of the upstream connection; this listener sets its own for the client's. */
+const HOP_RESPONSE_HEADERS = ['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade'];
+
+function without(
+  headers: Record<string, string | string[] | undefined>,
+  names: readonly string[],
+): Record<string, string | string[] | undefined> {
+  const copy = { ...headers };
+  for (const name of names) delete copy[name];
+  return copy;
 }
 
 export interface ForwardOptions {
@@ -104,6 +135,33 @@ export function forwardedHeaders(
   };
 }
 
+/**
+ * How long a forward keeps trying an upstream that refuses connections (a restarting service) before
+ * 502: as long as the registry still lists an instance that stopped beating (INSTANCE_LIVENESS_MS of
+ * the config service), so a request waits for the restarted node rather than failing in the gap.
+ */
+export const UPSTREAM_RESTART_WAIT_MS = 30_000;
+/** Connection failures after the request may have reached the upstream. */
+const DROPPED = new Set(['ECONNRESET', 'UND_ERR_SOCKET', 'EPIPE']);
+const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * When to try a forward again after a connection failure: a restarting service refuses connections
+ * for a moment, and a kept-alive connection to a process that died fails on first use. Only requests
+ * without a body (a streamed body cannot be sent twice) are tried again: a refused connection never
+ * got the request; a dropped one may have, so only idempotent methods are repeated after it.
+ */
+function restartRetry(request: FastifyRequest, startedAt: number) {
+  // Called for answers too (err undefined), though the types of @fastify/reply-from say otherwise.
+  return ({ err, attempt }: { err?: Error & { code?: string }; attempt: number }): number | null => {
+    const code = err?.code;
+    if (code === undefined || request.body !== undefined) return null;
+    if (code !== 'ECONNREFUSED' && !(DROPPED.has(code) && IDEMPOTENT.has(request.method))) return null;
+    const delay = Math.min(1_000, 50 * 2 ** attempt);
+    return Date.now() - startedAt + delay <= UPSTREAM_RESTART_WAIT_MS ? delay : null;
+  };
+}
+
 /** Streams the request to upstreamBase + the request's own path and query. */
 export function forward(
   request: FastifyRequest,
@@ -113,10 +171,14 @@ export function forward(
 ): FastifyReply {
   return reply.from(`${upstreamBase}${request.url}`, {
     rewriteRequestHeaders: (req, headers) => {
-      const withForwarding = forwardedHeaders(req as FastifyRequest, headers);
+      const withForwarding = forwardedHeaders(req as FastifyRequest, without(headers, HOP_REQUEST_HEADERS));
       return options.requestHeaders ? options.requestHeaders(withForwarding) : withForwarding;
     },
-    rewriteHeaders: (headers) => (options.responseHeaders ? options.responseHeaders(headers) : headers),
+    rewriteHeaders: (headers) => {
+      const own = without(headers, HOP_RESPONSE_HEADERS);
+      return options.responseHeaders ? options.responseHeaders(own) : own;
+    },
+    retryDelay: restartRetry(request, Date.now()),
     onError: (proxyReply, { error }) => {
       const cause = error as Error & { statusCode?: number; cause?: unknown };
       if (overflowed.has(request.raw)) {

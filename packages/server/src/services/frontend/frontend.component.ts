@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import { createServer } from '../../platform/http/create-server.js';
 import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
+import { ClientIpResolver } from '../../platform/http/client-ip.js';
+import { entranceHeaders } from '../../platform/http/route-auth.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
 import { documentHeaders } from './document-headers.js';
@@ -21,14 +23,18 @@ export const createFrontendComponent: ComponentFactory = async (context) => {
   });
   await enableStreamingProxy(app, { bodyLimit: CONSOLE_BODY_LIMIT });
   const gateway = `http://127.0.0.1:${settings.ports.gateway}`;
+  const clientIps = new ClientIpResolver(settings.trustedProxies);
 
   const proxy = async (request: Parameters<typeof forward>[0], reply: Parameters<typeof forward>[1]) =>
     forward(request, reply, gateway, {
-      requestHeaders: (headers) =>
+      requestHeaders: (headers) => {
+        // The hop to the gateway is ours: it carries the client address the login lock keys on, which
+        // the gateway believes with the service token only (docs/auth.md, Gateway).
+        const copy = entranceHeaders(headers, context.serviceToken, clientIps.of(request));
         // In standalone the console always talks to the built-in storage node.
-        topology === 'standalone'
-          ? { ...headers, 'x-storage-node-id': settings.embeddedStorageNodeId }
-          : headers,
+        if (topology === 'standalone') copy['x-storage-node-id'] = settings.embeddedStorageNodeId;
+        return copy;
+      },
     });
   const entrance = { config: { auth: { direct: 'entrance' } } } as const;
   app.all('/api/*', entrance, proxy);

@@ -2,8 +2,7 @@ import { createServer } from '../../platform/http/create-server.js';
 import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
 import { AppError } from '../../platform/http/errors.js';
 import { ClientIpResolver } from '../../platform/http/client-ip.js';
-import { CLIENT_IP_HEADER, IDENTITY_HEADER, encodeIdentity } from '../../platform/http/route-auth.js';
-import { SERVICE_TOKEN_HEADER } from '../../platform/service-token.js';
+import { IDENTITY_HEADER, encodeIdentity, entranceHeaders } from '../../platform/http/route-auth.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
 import { matchGatewayRoute } from './gateway-routes.js';
@@ -15,9 +14,6 @@ import { registerMcpEndpoint } from './mcp/mcp-endpoint.js';
 import { McpSwitch } from './mcp/mcp-switch.js';
 import { UpstreamCaller } from './mcp/upstream-call.js';
 import { SVC_VERSION } from '../../platform/version.js';
-
-/** Headers a caller may never set: the gateway alone speaks for the services. */
-const INTERNAL_HEADERS = [SERVICE_TOKEN_HEADER, IDENTITY_HEADER, CLIENT_IP_HEADER];
 
 /** Gateway (18086): authenticates, applies the route table's rule and streams the request to its service. */
 export const createGatewayComponent: ComponentFactory = (context) =>
@@ -53,10 +49,7 @@ export const gatewayFactory =
       const route = matchGatewayRoute(path);
       const entry = route ? matcher.match(request.method, path) : undefined;
       if (!route || !entry) throw new AppError(404, 'NOT_FOUND', `no route for ${request.method} ${path}`);
-      const clientIp = clientIps.resolve(
-        request.socket.remoteAddress ?? '',
-        request.headers['x-forwarded-for'],
-      );
+      const clientIp = clientIps.of(request);
       const identity = await authenticate(entry.rule, request, clientIp, introspector);
       const nodeHeader = request.headers['x-storage-node-id'];
       const upstream = await resolver.resolve(
@@ -65,13 +58,10 @@ export const gatewayFactory =
       );
       return forward(request, reply, upstream, {
         requestHeaders: (headers) => {
-          const copy = { ...headers };
-          for (const name of INTERNAL_HEADERS) delete copy[name];
+          const copy = entranceHeaders(headers, context.serviceToken, clientIp);
           // Credentials stop here: services learn who is calling from the identity header.
           delete copy['x-admin-token'];
           if (identity) delete copy.authorization;
-          copy[SERVICE_TOKEN_HEADER] = context.serviceToken;
-          copy[CLIENT_IP_HEADER] = clientIp;
           if (identity) copy[IDENTITY_HEADER] = encodeIdentity(identity);
           return copy;
         },

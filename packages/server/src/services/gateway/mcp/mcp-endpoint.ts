@@ -68,10 +68,7 @@ export function registerMcpEndpoint(
 ): void {
   const handler = async (request: FastifyRequest, reply: FastifyReply) => {
     if (!(await deps.mcpSwitch.enabled())) throw new AppError(404, 'NOT_FOUND', 'MCP is switched off');
-    const clientIp = deps.clientIps.resolve(
-      request.socket.remoteAddress ?? '',
-      request.headers['x-forwarded-for'],
-    );
+    const clientIp = deps.clientIps.of(request);
     const identity = await authenticate({ kind: 'access' }, request, clientIp, deps.introspector);
     if (!identity) throw new AppError(401, 'UNAUTHORIZED', 'sign-in required');
     const server = serverFor(identity, deps.caller, deps.version);
