@@ -37,6 +37,7 @@ const en = {
   backHome: 'Back to the start page',
   openPortal: 'Open the portal',
   openConsole: 'Open the console',
+  timeZoneNote: 'Times in {{zone}} ({{offset}})',
   signIn: {
     consoleTitle: 'Sign in to the console',
     portalTitle: 'Sign in',
@@ -152,6 +153,7 @@ const zh: Shape<typeof en> = {
   backHome: '返回首页',
   openPortal: '打开用户门户',
   openConsole: '打开管理控制台',
+  timeZoneNote: '时间均为 {{zone}}（{{offset}}，北京时间）',
   signIn: {
     consoleTitle: '登录管理控制台',
     portalTitle: '登录',
