@@ -16,11 +16,30 @@ export function formatBytes(bytes: number | null | undefined): string {
   return `${bytes < 0 ? '-' : ''}${value.toFixed(digits)} ${units[unit]}`;
 }
 
-export function formatDateTime(value: string | number | Date | null | undefined): string {
+/**
+ * The one zone both apps show every time in, whatever the browser's own (docs/web.md): the spec's
+ * business calendar. Report windows and quota periods count in it, so a page never mixes two zones.
+ */
+export const DISPLAY_TIME_ZONE = 'Asia/Shanghai';
+/** Shanghai has kept UTC+8 without daylight saving since 1991. */
+export const DISPLAY_TIME_ZONE_OFFSET = 'UTC+8';
+
+/**
+ * An instant as date and time in DISPLAY_TIME_ZONE, to the second or (`minute`) to the minute, e.g.
+ * "27 Nov 2026, 18:52:07" / "2026年11月27日 18:52:07". Pages name the zone in their header (TimeZoneNote).
+ */
+export function formatDateTime(
+  value: string | number | Date | null | undefined,
+  precision: 'second' | 'minute' = 'second',
+): string {
   if (value === null || value === undefined) return '—';
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return '—';
-  return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeStyle: 'medium' }).format(date);
+  return new Intl.DateTimeFormat(locale(), {
+    timeZone: DISPLAY_TIME_ZONE,
+    dateStyle: 'medium',
+    timeStyle: precision === 'second' ? 'medium' : 'short',
+  }).format(date);
 }
 
 export function formatNumber(value: number | null | undefined): string {

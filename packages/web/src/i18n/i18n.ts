@@ -1,10 +1,9 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { z } from 'zod';
-import zodEnglish from 'zod/v4/locales/en.js';
-import zodChinese from 'zod/v4/locales/zh-CN.js';
 import { commonMessages } from './common-messages.js';
 import { errorMessages } from './error-messages.js';
+import { readableIssue } from '../forms/readable-issue.js';
 
 export const LANGUAGES = ['en', 'zh'] as const;
 export type Language = (typeof LANGUAGES)[number];
@@ -39,10 +38,11 @@ void i18next.use(initReactI18next).init({
 });
 applyLanguage(i18next.language === 'zh' ? 'zh' : 'en');
 
-/** Form messages of the shared zod schemas follow the interface language too. */
+// Form messages of the shared zod schemas are sentences for people in the interface language.
+z.config({ customError: readableIssue });
+
 function applyLanguage(language: Language): void {
   if (typeof document !== 'undefined') document.documentElement.lang = language === 'zh' ? 'zh-CN' : 'en';
-  z.config(language === 'zh' ? zodChinese() : zodEnglish());
 }
 
 /** Adds a page's namespace when its module loads (pages are loaded on demand). */

@@ -1,45 +1,83 @@
+import { useEffect, type ReactNode } from 'react';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { ApiError } from '../api/client.js';
+import { explainError, fieldProblemLine, fieldProblems, type FieldProblem } from './error-explanation.js';
 
-/** The user's-language text of an error: by the API's code, else the server's own message. */
-export function useErrorText() {
+/** The error explained in the interface language (headline by the API's code, the server's own text). */
+export function useErrorExplanation() {
   const { t, i18n } = useTranslation('errors');
+  return (error: unknown) =>
+    explainError(error, (code) => (i18n.exists(code, { ns: 'errors' }) ? t(code) : undefined));
+}
+
+/** An error as one line (notifications, table cells): headline — server's explanation or field problems. */
+export function useErrorText() {
+  const explain = useErrorExplanation();
   return (error: unknown): string => {
-    if (error instanceof ApiError) {
-      return i18n.exists(error.code, { ns: 'errors' }) ? t(error.code) : error.message;
-    }
-    return error instanceof Error ? error.message : String(error);
+    const { headline, explanation, fields } = explain(error);
+    const details = explanation ? [explanation] : fields.map(fieldProblemLine);
+    return details.length > 0 ? `${headline} — ${details.join('; ')}` : headline;
   };
 }
 
-/** Field problems a VALIDATION_FAILED answer lists, as "path: message". */
-function validationLines(error: unknown): string[] {
-  if (!(error instanceof ApiError) || !Array.isArray(error.details)) return [];
-  return (error.details as { path?: unknown; message?: unknown }[])
-    .filter((issue) => typeof issue?.message === 'string')
-    .map((issue) => {
-      const path = Array.isArray(issue.path)
-        ? issue.path.join('.')
-        : typeof issue.path === 'string'
-          ? issue.path
-          : '';
-      return path ? `${path}: ${String(issue.message)}` : String(issue.message);
-    });
+/** The part of a Mantine form an alert needs to put the server's field problems on the fields. */
+export interface FieldErrorTarget {
+  getValues(): unknown;
+  setFieldError(path: string, error: ReactNode): void;
 }
 
-export function ErrorAlert({ error, onRetry }: { error: unknown; onRetry?: () => void }) {
-  const text = useErrorText();
+/** Whether the form has a field at the dotted path (an optional one left undefined does not count). */
+function hasField(values: unknown, path: string): boolean {
+  let value: unknown = values;
+  for (const segment of path.split('.')) {
+    if (typeof value !== 'object' || value === null || !(segment in value)) return false;
+    value = (value as Record<string, unknown>)[segment];
+  }
+  return value !== undefined;
+}
+
+/**
+ * A refusal: the code's headline in the interface language, the server's own explanation under it, and
+ * the fields the answer names. Given the `form`, problems of its fields are shown on the fields and the
+ * rest here.
+ */
+export function ErrorAlert({
+  error,
+  onRetry,
+  form,
+}: {
+  error: unknown;
+  onRetry?: () => void;
+  form?: FieldErrorTarget;
+}) {
   const { t } = useTranslation();
-  const lines = validationLines(error);
+  const { headline, explanation, fields } = useErrorExplanation()(error);
+  const values = form?.getValues();
+  const onField = (problem: FieldProblem) => problem.field !== '' && hasField(values, problem.field);
+  useEffect(() => {
+    if (!form) return;
+    for (const problem of fieldProblems(error)) {
+      if (onField(problem)) form.setFieldError(problem.field, problem.message);
+    }
+    // Only when another error arrives: the person's edits clear a field's error.
+  }, [error]);
   return (
     <Alert color="red" role="alert" data-testid="error-alert">
-      <Text size="sm">{text(error)}</Text>
-      {lines.map((line) => (
-        <Text key={line} size="xs" c="dimmed">
-          {line}
+      <Text size="sm" fw={500}>
+        {headline}
+      </Text>
+      {explanation && (
+        <Text size="sm" lang="en" data-testid="error-explanation">
+          {explanation}
         </Text>
-      ))}
+      )}
+      {fields
+        .filter((problem) => !onField(problem))
+        .map((problem) => (
+          <Text key={fieldProblemLine(problem)} size="xs" c="dimmed" lang="en">
+            {fieldProblemLine(problem)}
+          </Text>
+        ))}
       {onRetry && (
         <Group mt="xs">
           <Button size="xs" variant="light" color="red" onClick={onRetry}>

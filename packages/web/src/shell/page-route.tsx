@@ -6,6 +6,7 @@ import { useSession } from '../session/session.js';
 import { useDocumentBranding } from './branding.js';
 import { usePermittedPages } from './app-layout.js';
 import { mayOpen, type PageEntry } from './page-registry.js';
+import { TimeZoneNote } from './time-zone-note.js';
 
 const lazyPages = new Map<PageEntry, ReturnType<typeof lazy>>();
 function lazyPage(page: PageEntry) {
@@ -66,13 +67,27 @@ export function NotFoundPage() {
   );
 }
 
-/** Title row of a page with its actions on the right (wraps on a phone). */
-export function PageHeader({ title, actions }: { title: string; actions?: ReactNode }) {
+/**
+ * Title row of a page with its actions on the right (wraps on a phone). Under the title it names the zone
+ * the page's times are shown in; a page that names it next to its own time fields passes `timeZoneNote={false}`.
+ */
+export function PageHeader({
+  title,
+  actions,
+  timeZoneNote = true,
+}: {
+  title: string;
+  actions?: ReactNode;
+  timeZoneNote?: boolean;
+}) {
   return (
     <Group justify="space-between" mb="md" gap="sm">
-      <Title order={1} size="h2">
-        {title}
-      </Title>
+      <Stack gap={0}>
+        <Title order={1} size="h2">
+          {title}
+        </Title>
+        {timeZoneNote && <TimeZoneNote />}
+      </Stack>
       {actions && <Group gap="xs">{actions}</Group>}
     </Group>
   );

@@ -85,7 +85,7 @@ export function SetupPage() {
               autoComplete="new-password"
               {...form.getInputProps('passwordRepeat')}
             />
-            {create.isError && <ErrorAlert error={create.error} />}
+            {create.isError && <ErrorAlert error={create.error} form={form} />}
             <Button type="submit" loading={create.isPending} fullWidth>
               {t('setup.submit')}
             </Button>

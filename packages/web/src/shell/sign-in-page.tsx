@@ -110,7 +110,7 @@ export function SignInPage({ app }: { app: 'console' | 'portal' }) {
             name="password"
             {...form.getInputProps('password')}
           />
-          {login.isError && <ErrorAlert error={login.error} />}
+          {login.isError && <ErrorAlert error={login.error} form={form} />}
           <Button type="submit" loading={login.isPending} fullWidth>
             {t('signIn.submit')}
           </Button>

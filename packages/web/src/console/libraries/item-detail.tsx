@@ -20,6 +20,7 @@ import { Link, useParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.js';
 import { formatBytes, formatDateTime, formatDuration } from '../../i18n/format.js';
 import { QueryState } from '../../shell/query-state.js';
+import { TimeZoneNote } from '../../shell/time-zone-note.js';
 import { AuthImage } from './auth-image.js';
 import { ItemCard } from './item-card.js';
 import { episodeLabel, formatBitrate } from './item-labels.js';
@@ -112,6 +113,7 @@ function ItemBody({ item }: { item: MediaItemDetail }) {
             {item.originalTitle && item.originalTitle !== item.title && (
               <Text c="dimmed">{item.originalTitle}</Text>
             )}
+            <TimeZoneNote />
             <Group gap="xs">
               <Badge variant="light">{t(`kind.${item.kind}`)}</Badge>
               {episode && <Badge variant="outline">{episode}</Badge>}

@@ -16,6 +16,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
+import { TimeZoneNote } from '../../shell/time-zone-note.js';
 import { LibraryActions } from './library-actions.js';
 import { LibraryItems } from './library-items.js';
 import { LibraryCountSummary } from './library-list.js';
@@ -67,6 +68,7 @@ export function LibraryDetail() {
           </Group>
         )}
       </Group>
+      <TimeZoneNote />
       {query.isError && <ErrorAlert error={query.error} onRetry={() => void query.refetch()} />}
       {query.isPending && <Skeleton height={160} />}
       {library && (

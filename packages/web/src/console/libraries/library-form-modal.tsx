@@ -174,7 +174,7 @@ export function LibraryFormModal({
               form.clearFieldError('sources');
             }}
           />
-          {save.isError && <ErrorAlert error={save.error} />}
+          {save.isError && <ErrorAlert error={save.error} form={form} />}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close}>
               {t('common:cancel')}

@@ -3,6 +3,7 @@ import { Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInpu
 import { IconPlus } from '@tabler/icons-react';
 import { librarySourceInputSchema, mountListSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
+import { schemaMessage } from '../../forms/schema-messages.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { FolderPicker } from '../storage/folder-picker.js';
@@ -100,7 +101,7 @@ function TypedSource({ nodeId, onAdd }: { nodeId: string; onAdd: (sources: Sourc
     });
     if (!result.success) {
       const next: Record<string, string> = {};
-      for (const issue of result.error.issues) next[String(issue.path[0])] ??= issue.message;
+      for (const issue of result.error.issues) next[String(issue.path[0])] ??= schemaMessage(issue.message);
       setErrors(next);
       return;
     }

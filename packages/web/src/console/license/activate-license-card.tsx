@@ -52,7 +52,7 @@ export function ActivateLicenseCard({ disabled }: { disabled: boolean }) {
             {...form.getInputProps('code')}
             data-testid="license-code-input"
           />
-          {activate.isError && <ErrorAlert error={activate.error} />}
+          {activate.isError && <ErrorAlert error={activate.error} form={form} />}
           <Group justify="flex-end">
             <Button
               type="submit"

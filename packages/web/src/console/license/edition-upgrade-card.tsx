@@ -101,7 +101,7 @@ function UpgradeForm({ licenseId, disabled }: { licenseId: string; disabled: boo
             {...form.getInputProps('lease')}
             data-testid="edition-upgrade-lease"
           />
-          {upgrade.isError && !confirming && <ErrorAlert error={upgrade.error} />}
+          {upgrade.isError && !confirming && <ErrorAlert error={upgrade.error} form={form} />}
           <Group justify="flex-end">
             <Button type="submit" color="orange" disabled={disabled} data-testid="edition-upgrade-submit">
               {t('upgrade.submit')}
@@ -119,7 +119,7 @@ function UpgradeForm({ licenseId, disabled }: { licenseId: string; disabled: boo
           <Alert color="orange" icon={<IconAlertTriangle size={18} />}>
             {t('upgrade.confirmBody', { licenseId: confirming?.licenseId.trim() ?? '' })}
           </Alert>
-          {upgrade.isError && <ErrorAlert error={upgrade.error} />}
+          {upgrade.isError && <ErrorAlert error={upgrade.error} form={form} />}
           <Group justify="flex-end">
             <Button variant="default" onClick={() => setConfirming(null)}>
               {t('common:cancel')}

@@ -3,14 +3,14 @@ import { nodeServiceTypeSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useSession } from '../../session/session.js';
-import { ErrorAlert } from '../../shell/error-alert.js';
+import { ErrorAlert, type FieldErrorTarget } from '../../shell/error-alert.js';
 import { licenceRefusal, type LicenceRefusal } from './node-errors.js';
 import { serviceTypeKey } from './node-status.js';
 
 /** A failed creation: licence and edition refusals explained with a way out, any other error as usual. */
-export function CreateNodeError({ error }: { error: unknown }) {
+export function CreateNodeError({ error, form }: { error: unknown; form?: FieldErrorTarget }) {
   const refusal = licenceRefusal(error);
-  if (!refusal) return <ErrorAlert error={error} />;
+  if (!refusal) return <ErrorAlert error={error} {...(form ? { form } : {})} />;
   return <LicenceRefusalAlert refusal={refusal} />;
 }
 

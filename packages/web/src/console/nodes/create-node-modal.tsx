@@ -234,7 +234,7 @@ function CreateNodeForm({
           description={manual ? t('form.manualAddressHelp') : t('form.externalAddressHelp')}
         />
         <Textarea label={t('form.note')} autosize minRows={2} maxRows={6} {...form.getInputProps('note')} />
-        {create.isError && <CreateNodeError error={create.error} />}
+        {create.isError && <CreateNodeError error={create.error} form={form} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}

@@ -128,7 +128,7 @@ function EditNodeForm({ node, onClose }: { node: NodeView; onClose: () => void }
           }
         />
         <Textarea label={t('form.note')} autosize minRows={2} maxRows={6} {...form.getInputProps('note')} />
-        {save.isError && <ErrorAlert error={save.error} />}
+        {save.isError && <ErrorAlert error={save.error} form={form} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}

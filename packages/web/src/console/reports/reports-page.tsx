@@ -59,6 +59,8 @@ export default function ReportsPage() {
     <div data-testid="report-page">
       <PageHeader
         title={t('common:nav.reports')}
+        // The window's fields name the zone themselves.
+        timeZoneNote={false}
         actions={
           <>
             <Button

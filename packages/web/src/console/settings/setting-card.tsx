@@ -2,7 +2,7 @@ import type { ReactNode } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconClockHour4, IconPencil } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { ErrorAlert } from '../../shell/error-alert.js';
+import { ErrorAlert, type FieldErrorTarget } from '../../shell/error-alert.js';
 
 /** When a setting takes effect, as the spec's scope list names it. */
 export type SettingScope =
@@ -84,6 +84,7 @@ export function CardActions({
   onReset,
   canSave = dirty,
   error = null,
+  form,
 }: {
   id: string;
   dirty: boolean;
@@ -93,11 +94,13 @@ export function CardActions({
   canSave?: boolean;
   /** The last save's error (null when none). */
   error?: unknown;
+  /** The card's form, to show the error's field problems on its fields. */
+  form?: FieldErrorTarget;
 }) {
   const { t } = useTranslation('settings');
   return (
     <>
-      {error ? <ErrorAlert error={error} /> : null}
+      {error ? <ErrorAlert error={error} {...(form ? { form } : {})} /> : null}
       <Group justify="flex-end" gap="xs">
         <Button variant="default" onClick={onReset} disabled={!dirty || saving} data-testid={`${id}-reset`}>
           {t('reset')}

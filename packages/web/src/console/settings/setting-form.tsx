@@ -30,6 +30,7 @@ export function SettingForm({
           saving={setting.saving}
           onReset={setting.reset}
           error={showsSaveError ? setting.error : null}
+          form={setting.form}
         />
       </Stack>
     </form>

@@ -93,5 +93,5 @@ export function useSettingForm<A, V extends object, B>({
 /** What the card's `<form>` and its buttons need of the hook. */
 export type SettingFormState = Pick<
   ReturnType<typeof useSettingForm>,
-  'dirty' | 'reset' | 'submit' | 'saving' | 'error'
+  'form' | 'dirty' | 'reset' | 'submit' | 'saving' | 'error'
 >;

@@ -216,7 +216,7 @@ export function MountFormModal({
             </>
           )}
           {providers.isError && <ErrorAlert error={providers.error} />}
-          {save.isError && <ErrorAlert error={save.error} />}
+          {save.isError && <ErrorAlert error={save.error} form={form} />}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close}>
               {t('common:cancel')}

@@ -111,7 +111,7 @@ export function NameModal({
             data-testid="name-input"
             {...form.getInputProps('name')}
           />
-          {save.isError && <ErrorAlert error={save.error} />}
+          {save.isError && <ErrorAlert error={save.error} form={form} />}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close}>
               {t('common:cancel')}

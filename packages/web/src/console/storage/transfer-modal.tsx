@@ -201,7 +201,7 @@ export function TransferModal({
             {...form.getInputProps('overwrite', { type: 'checkbox' })}
           />
           {mounts.isError && <ErrorAlert error={mounts.error} />}
-          {start.isError && <ErrorAlert error={start.error} />}
+          {start.isError && <ErrorAlert error={start.error} form={form} />}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close}>
               {t('common:cancel')}

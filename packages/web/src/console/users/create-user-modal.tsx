@@ -142,7 +142,7 @@ function CreateUserForm({ onClose }: { onClose: () => void }) {
         <Text size="xs" c="dimmed">
           {t('createModal.defaultsHint')}
         </Text>
-        {create.isError && <ErrorAlert error={create.error} />}
+        {create.isError && <ErrorAlert error={create.error} form={form} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}

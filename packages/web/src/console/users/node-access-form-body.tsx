@@ -91,7 +91,7 @@ export function NodeAccessFormBody({
         </SimpleGrid>
       )}
       {notices}
-      {saveError ? <ErrorAlert error={saveError} /> : null}
+      {saveError ? <ErrorAlert error={saveError} form={form} /> : null}
       {unknown.length > 0 && (
         <Alert color="red" variant="outline" data-testid="node-access-unknown">
           {t('nodeAccess.unknown', {

@@ -80,7 +80,7 @@ export function ProfileForm({ user, readOnly }: { user: ManagedUser; readOnly: b
             onDriveAPlayMode={(value) => form.setFieldValue('driveAPlayMode', value)}
             disabled={readOnly}
           />
-          {save.isError && <ErrorAlert error={save.error} />}
+          {save.isError && <ErrorAlert error={save.error} form={form} />}
           {!readOnly && (
             <Group justify="flex-end">
               <Button

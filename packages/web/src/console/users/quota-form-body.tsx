@@ -127,7 +127,7 @@ export function QuotaFormBody({
           </Button>
         </Group>
       )}
-      {saveError ? <ErrorAlert error={saveError} /> : null}
+      {saveError ? <ErrorAlert error={saveError} form={form} /> : null}
       {unknown.length > 0 && (
         <Text size="sm" c="red" data-testid="quota-unknown-routes">
           {t('nodeAccess.unknown', {

@@ -216,7 +216,7 @@ function ResetPasswordForm({ user, onClose }: { user: ManagedUser; onClose: () =
           {...form.getInputProps('passwordRepeat')}
           data-testid="user-reset-password-repeat"
         />
-        {reset.isError && <ErrorAlert error={reset.error} />}
+        {reset.isError && <ErrorAlert error={reset.error} form={form} />}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose}>
             {t('common:cancel')}

@@ -1,9 +1,7 @@
 import { Badge, Group, Paper, Progress, Stack, Text } from '@mantine/core';
 import type { QuotaUsage } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { formatBytes } from '../../i18n/format.js';
-import { currentLanguage } from '../../i18n/i18n.js';
-import { formatPeriodBoundary } from './period-format.js';
+import { formatBytes, formatDateTime } from '../../i18n/format.js';
 import { percentLabel, usageColor, usagePercent } from './quota-view.js';
 
 /** One quota: its name and period, a usage bar, used of limit, and when the period ends. */
@@ -11,7 +9,6 @@ export function QuotaBar({ name, quota }: { name: string; quota: QuotaUsage }) {
   const { t } = useTranslation('myQuota');
   const percent = usagePercent(quota.usedBytes, quota.limitBytes);
   const shown = percentLabel(quota.usedBytes, quota.limitBytes);
-  const locale = currentLanguage() === 'zh' ? 'zh-CN' : 'en-GB';
   return (
     <Paper withBorder p="md" radius="md" data-testid="quota" data-scope={quota.scope}>
       <Stack gap="xs">
@@ -54,8 +51,8 @@ export function QuotaBar({ name, quota }: { name: string; quota: QuotaUsage }) {
         </Group>
         <Text size="xs" c="dimmed">
           {t('periodRange', {
-            start: formatPeriodBoundary(quota.periodStart, locale),
-            end: formatPeriodBoundary(quota.periodEnd, locale),
+            start: formatDateTime(quota.periodStart, 'minute'),
+            end: formatDateTime(quota.periodEnd, 'minute'),
           })}
         </Text>
         {!quota.enabled && (

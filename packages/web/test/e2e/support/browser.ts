@@ -40,11 +40,17 @@ export interface WatchedPage {
 export async function openPage(
   browser: Browser,
   suite: string,
-  options: { viewport?: { width: number; height: number }; colorScheme?: 'light' | 'dark' } = {},
+  options: {
+    viewport?: { width: number; height: number };
+    colorScheme?: 'light' | 'dark';
+    /** The browser's own time zone (IANA name); the machine's when not given. */
+    timezoneId?: string;
+  } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
   });
   const page = await context.newPage();
   const problems: string[] = [];

@@ -2,6 +2,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, waitFor } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
+import { stubBrowserForMantine } from '../../../testing/jsdom-mantine.js';
 import { EChart } from './echart.js';
 import { echarts } from './echarts-setup.js';
 
@@ -10,25 +11,7 @@ beforeAll(() => {
   Object.defineProperty(HTMLElement.prototype, 'clientWidth', { configurable: true, get: () => 600 });
   Object.defineProperty(HTMLElement.prototype, 'clientHeight', { configurable: true, get: () => 200 });
   Object.defineProperty(HTMLCanvasElement.prototype, 'getContext', { configurable: true, value: () => null });
-  // jsdom has neither ResizeObserver nor matchMedia (Mantine reads the system colour scheme).
-  globalThis.ResizeObserver ??= class {
-    observe() {}
-    unobserve() {}
-    disconnect() {}
-  };
-  Object.defineProperty(window, 'matchMedia', {
-    configurable: true,
-    value: (query: string) => ({
-      matches: false,
-      media: query,
-      onchange: null,
-      addListener: () => undefined,
-      removeListener: () => undefined,
-      addEventListener: () => undefined,
-      removeEventListener: () => undefined,
-      dispatchEvent: () => false,
-    }),
-  });
+  stubBrowserForMantine();
 });
 afterEach(cleanup);
 

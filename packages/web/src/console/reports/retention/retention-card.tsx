@@ -115,7 +115,7 @@ function RetentionForm({
             {t('common:save')}
           </Button>
         </Group>
-        {save.isError && <ErrorAlert error={save.error} />}
+        {save.isError && <ErrorAlert error={save.error} form={form} />}
         <Alert color="blue" variant="light">
           <Text size="sm">{t('retention.note')}</Text>
         </Alert>
