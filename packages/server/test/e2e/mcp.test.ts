@@ -174,7 +174,7 @@ describe.each(installBackends())('MCP at /mcp on $label', (backend) => {
       const args = absentArguments(tool);
       const api = tool.call(args);
       const query = new URLSearchParams(
-        Object.entries(api.query ?? {}).flatMap(([key, value]) =>
+        Object.entries(api.query ?? {}).flatMap(([key, value]): [string, string][] =>
           value === undefined ? [] : [[key, String(value)]],
         ),
       ).toString();
