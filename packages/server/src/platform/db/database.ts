@@ -273,12 +273,19 @@ async function openExternal<DB>(options: DatabaseOptions): Promise<ServiceDataba
     fallback_application_name: `svc ${databaseName}`,
     types: PG_TYPES,
   });
-  pool.on('error', (err) => {
-    // an idle connection was cut (server restart, network): the pool replaces it on the next use
-    logger.warn(
-      { db: databaseName, server: server.where, err: describeError(err) },
-      'idle PostgreSQL connection lost',
-    );
+  pool.on('connect', (client) => {
+    // pg-pool listens for errors only on idle clients: a connection cut while it is checked out (inside
+    // a transaction, under an advisory lock) would throw from the emitter and end the process. Its user
+    // sees the failure on its next query, and the pool drops a dead client when it is released or idle.
+    client.on('error', (err) => {
+      logger.warn(
+        { db: databaseName, server: server.where, err: describeError(err) },
+        'PostgreSQL connection lost',
+      );
+    });
+  });
+  pool.on('error', () => {
+    // an idle connection was cut (server restart, network), logged above; the pool replaces it on use
   });
 
   try {

@@ -2,6 +2,7 @@ import Fastify, {
   LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -14,7 +15,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ComponentName, HealthResponse } from '@svc/contracts';
 import type { Logger } from '../logger.js';
-import { AppError, errorBody } from './errors.js';
+import { isDatabaseUnavailable } from '../db/errors.js';
+import { AppError, RETRY_AFTER_SECONDS, errorBody, serviceUnavailable } from './errors.js';
 import { installRouteAuth, type DeclaredRoute } from './route-auth.js';
 import { SVC_VERSION } from '../version.js';
 
@@ -53,6 +55,16 @@ export function routesOf(app: AppServer): DeclaredRoute[] {
   return declaredRoutes.get(app) ?? [];
 }
 
+/** Passing faults (503) ask the client to retry a little later. */
+const RETRYABLE_CODES = new Set(['SERVICE_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+
+function sendAppError(reply: FastifyReply, error: AppError) {
+  if (error.statusCode === 503 && RETRYABLE_CODES.has(error.code) && !reply.hasHeader('retry-after')) {
+    void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  }
+  return reply.status(error.statusCode).send(error.toBody());
+}
+
 /** A Fastify listener with the common error body, zod schemas and a health route. */
 export function createServer(options: ServerOptions): AppServer {
   const app = Fastify({
@@ -83,9 +95,11 @@ export function createServer(options: ServerOptions): AppServer {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(error.toBody());
+    if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
+      request.log.warn({ err: error, req: request }, 'database unavailable');
+      return sendAppError(reply, serviceUnavailable('the database is not available; try again shortly'));
     }
+    if (error instanceof AppError) return sendAppError(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => ({
         path: issue.instancePath,
