@@ -77,6 +77,12 @@ describe.skipIf(skipWithoutPostgresServer)(
       send(`http://127.0.0.1:${env[port]}${route}`, {
         headers: { [SERVICE_TOKEN_HEADER]: serviceToken, [IDENTITY_HEADER]: identity },
       });
+    const playerSignIn = () =>
+      send(`http://${env.PLAY_AGENT_LISTEN}/Users/AuthenticateByName`, {
+        method: 'POST',
+        headers: { 'x-emby-authorization': 'Emby Client="t", Device="t", DeviceId="t", Version="1"' },
+        body: { Username: 'root', Pw: 'root-password-1' },
+      });
     const expectUnavailable = (answer: Answer, where: string, codes: readonly string[]) => {
       expect({ where, status: answer.status }).toEqual({ where, status: 503 });
       expect(codes, `${where}: ${JSON.stringify(answer.body)}`).toContain(answer.body.error?.code);
@@ -142,6 +148,7 @@ describe.skipIf(skipWithoutPostgresServer)(
         expect((await viaEntrance(route.path)).status, route.path).toBe(200);
         expect((await direct(route.port, route.path)).status, route.path).toBe(200);
       }
+      expect((await playerSignIn()).status).toBe(200);
       const pidsBefore = svc!.childPids();
 
       await cluster!.stop();
@@ -166,6 +173,8 @@ describe.skipIf(skipWithoutPostgresServer)(
         'sign-in',
         ['SERVICE_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE'],
       );
+      // The play-agent signs players in through the user service: it passes the outage on as a 503 too.
+      expectUnavailable(await playerSignIn(), 'play-agent sign-in', ['UPSTREAM_UNAVAILABLE']);
       // Background work meets the outage too (registration heartbeats, scheduled tasks): it logs and goes on.
       await svc!.waitForLog(/cannot register with config service yet/, 60_000);
 
@@ -187,10 +196,13 @@ describe.skipIf(skipWithoutPostgresServer)(
         body: { username: 'root', password: 'root-password-1', client: 'console' },
       });
       expect(login.status).toBe(200);
+      expect((await playerSignIn()).status).toBe(200);
       // Nothing was restarted: the same processes run, none died.
       expect(svc!.childPids()).toEqual(pidsBefore);
       for (const pid of pidsBefore) expect(isAlive(pid), `pid ${pid}`).toBe(true);
       expect(svc!.stdout()).not.toContain('process died');
+      // No request of any service (the calls between them included) failed with a 500.
+      expect(svc!.stdout()).not.toContain('"msg":"request failed"');
       expect(svc!.child.exitCode).toBeNull();
     });
   },
