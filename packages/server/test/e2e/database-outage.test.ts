@@ -155,9 +155,9 @@ describe.skipIf(skipWithoutPostgresServer)(
 
       for (const route of ROUTES) {
         // The service itself, on its own port.
-        expectUnavailable(await direct(route.port, route.path), `${route.service} service`, [
-          'SERVICE_UNAVAILABLE',
-        ]);
+        const own = await direct(route.port, route.path);
+        expectUnavailable(own, `${route.service} service`, ['SERVICE_UNAVAILABLE']);
+        expect(own.body.error?.message).toBe('the database is not available; try again shortly');
         // Through the console entrance: the service's answer, or the gateway's when the registry or the
         // token check (both on a database) cannot answer either.
         expectUnavailable(await viaEntrance(route.path), `${route.path} via the entrance`, [

@@ -68,22 +68,31 @@ const UNAVAILABLE_SOCKET_CODES = new Set([
 const UNAVAILABLE_MESSAGE =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
 
+/** What a passing fault failed to reach: the database, or some connection (to the database or a service). */
+export type UnavailableCause = 'database' | 'connection';
+
 /**
- * True when an error means the database server is unreachable, shutting down, starting or full (so a
- * later attempt may work), not that the query itself was wrong. Looks through `cause` and AggregateError.
+ * Whether an error is a passing fault rather than a wrong query: the database server is unreachable,
+ * shutting down, starting or full ('database'), or a socket was refused or cut ('connection': pg's own
+ * connects are tagged as 'database' by the pool, other callers' are not). Looks through `cause` and
+ * AggregateError; undefined for every other error.
  */
-export function isDatabaseUnavailable(err: unknown, depth = 0): boolean {
-  if (depth > 5 || err === null || typeof err !== 'object') return false;
-  if (err instanceof DatabaseUnavailableError) return true;
+export function unavailableCause(err: unknown, depth = 0): UnavailableCause | undefined {
+  if (depth > 5 || err === null || typeof err !== 'object') return undefined;
+  if (err instanceof DatabaseUnavailableError) return 'database';
   const code = errorCode(err);
-  if (code !== undefined) {
-    if (UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code) || UNAVAILABLE_SOCKET_CODES.has(code)) {
-      return true;
-    }
-  }
-  if (err instanceof Error && UNAVAILABLE_MESSAGE.test(err.message)) return true;
-  if (err instanceof AggregateError && err.errors.some((inner) => isDatabaseUnavailable(inner, depth + 1))) {
-    return true;
-  }
-  return isDatabaseUnavailable((err as { cause?: unknown }).cause, depth + 1);
+  if (code !== undefined && (UNAVAILABLE_STATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return 'database';
+  if (err instanceof Error && UNAVAILABLE_MESSAGE.test(err.message)) return 'database';
+  const inner =
+    err instanceof AggregateError
+      ? err.errors.map((one) => unavailableCause(one, depth + 1)).find((cause) => cause !== undefined)
+      : undefined;
+  const underlying = inner ?? unavailableCause((err as { cause?: unknown }).cause, depth + 1);
+  if (underlying) return underlying;
+  return code !== undefined && UNAVAILABLE_SOCKET_CODES.has(code) ? 'connection' : undefined;
+}
+
+/** True when the database cannot serve right now (see unavailableCause), so a later attempt may work. */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  return unavailableCause(err) === 'database';
 }

@@ -15,7 +15,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ComponentName, HealthResponse } from '@svc/contracts';
 import type { Logger } from '../logger.js';
-import { isDatabaseUnavailable } from '../db/errors.js';
+import { unavailableCause, type UnavailableCause } from '../db/errors.js';
 import { AppError, RETRY_AFTER_SECONDS, errorBody, serviceUnavailable } from './errors.js';
 import { installRouteAuth, type DeclaredRoute } from './route-auth.js';
 import { SVC_VERSION } from '../version.js';
@@ -54,6 +54,11 @@ const declaredRoutes = new WeakMap<object, DeclaredRoute[]>();
 export function routesOf(app: AppServer): DeclaredRoute[] {
   return declaredRoutes.get(app) ?? [];
 }
+
+const UNAVAILABLE_MESSAGES: Record<UnavailableCause, string> = {
+  database: 'the database is not available; try again shortly',
+  connection: 'a service this request needs is not reachable; try again shortly',
+};
 
 /** Passing faults (503) ask the client to retry a little later. */
 const RETRYABLE_CODES = new Set(['SERVICE_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
@@ -95,9 +100,10 @@ export function createServer(options: ServerOptions): AppServer {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (!(error instanceof AppError) && isDatabaseUnavailable(error)) {
-      request.log.warn({ err: error, req: request }, 'database unavailable');
-      return sendAppError(reply, serviceUnavailable('the database is not available; try again shortly'));
+    const unavailable = error instanceof AppError ? undefined : unavailableCause(error);
+    if (unavailable) {
+      request.log.warn({ err: error, req: request }, `${unavailable} unavailable`);
+      return sendAppError(reply, serviceUnavailable(UNAVAILABLE_MESSAGES[unavailable]));
     }
     if (error instanceof AppError) return sendAppError(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {

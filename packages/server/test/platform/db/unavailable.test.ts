@@ -1,14 +1,18 @@
 import { PGlite } from '@electric-sql/pglite';
 import { Kysely, sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DatabaseUnavailableError, isDatabaseUnavailable } from '../../../src/platform/db/errors.js';
+import {
+  DatabaseUnavailableError,
+  isDatabaseUnavailable,
+  unavailableCause,
+} from '../../../src/platform/db/errors.js';
 import { PGliteDialect } from '../../../src/platform/db/pglite-dialect.js';
 import { createServer } from '../../../src/platform/http/create-server.js';
 import { quietLogger } from '../../support/databases.js';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
 
-describe('isDatabaseUnavailable', () => {
+describe('unavailableCause', () => {
   it.each([
     ['admin shutdown', withCode('57P01', 'terminating connection due to administrator command')],
     ['crash shutdown', withCode('57P02')],
@@ -16,16 +20,27 @@ describe('isDatabaseUnavailable', () => {
     ['too many connections', withCode('53300', 'sorry, too many clients already')],
     ['connection failure', withCode('08006')],
     ['cannot establish', withCode('08001')],
-    ['refused', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
-    ['reset', withCode('ECONNRESET')],
     ['terminated', new Error('Connection terminated unexpectedly')],
     ['connect timeout', new Error('Connection terminated due to connection timeout')],
     ['pool timeout', new Error('timeout exceeded when trying to connect')],
-    ['dual-stack refusal', new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')])],
     ['wrapped', new Error('cannot list', { cause: withCode('57P01') })],
     ['embedded database busy', new DatabaseUnavailableError('stayed busy')],
-  ])('recognises %s', (_name, error) => {
+    [
+      'a refused connect, as the pool reports it',
+      new DatabaseUnavailableError('x', { cause: withCode('ECONNREFUSED') }),
+    ],
+  ])('recognises %s as the database being unavailable', (_name, error) => {
+    expect(unavailableCause(error)).toBe('database');
     expect(isDatabaseUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ['refused', withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5432')],
+    ['reset', withCode('ECONNRESET')],
+    ['dual-stack refusal', new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')])],
+  ])('recognises a bare socket failure (%s) as a connection fault', (_name, error) => {
+    expect(unavailableCause(error)).toBe('connection');
+    expect(isDatabaseUnavailable(error)).toBe(false);
   });
 
   it.each([
@@ -35,7 +50,7 @@ describe('isDatabaseUnavailable', () => {
     ['no error', undefined],
     ['a string', 'Connection terminated'],
   ])('leaves %s alone', (_name, error) => {
-    expect(isDatabaseUnavailable(error)).toBe(false);
+    expect(unavailableCause(error)).toBeUndefined();
   });
 });
 
@@ -44,6 +59,9 @@ describe('the error handler', () => {
   const health = { config: { auth: { direct: 'health' as const } } };
   app.get('/outage', health, () => {
     throw withCode('57P01', 'terminating connection due to administrator command');
+  });
+  app.get('/refused', health, () => {
+    throw withCode('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:1');
   });
   app.get('/broken', health, () => {
     throw new Error('a bug');
@@ -56,6 +74,18 @@ describe('the error handler', () => {
     expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
     expect(answer.json()).toEqual({
       error: { code: 'SERVICE_UNAVAILABLE', message: 'the database is not available; try again shortly' },
+    });
+  });
+
+  it('answers a refused connection 503 SERVICE_UNAVAILABLE without naming the database', async () => {
+    const answer = await app.inject({ method: 'GET', url: '/refused' });
+    expect(answer.statusCode).toBe(503);
+    expect(Number(answer.headers['retry-after'])).toBeGreaterThan(0);
+    expect(answer.json()).toEqual({
+      error: {
+        code: 'SERVICE_UNAVAILABLE',
+        message: 'a service this request needs is not reachable; try again shortly',
+      },
     });
   });
 
