@@ -1,7 +1,14 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../logger.js';
-import { DatabaseError, describeError, errorCode, MigrationError } from './errors.js';
+import {
+  DatabaseError,
+  DatabaseUnavailableError,
+  describeError,
+  errorCode,
+  MigrationError,
+  unavailableCause,
+} from './errors.js';
 import { openBundledDatabase } from './pglite-cluster.js';
 import { PGliteDialect, quoteIdentifier } from './pglite-dialect.js';
 import { PG_TYPES } from './value-types.js';
@@ -189,8 +196,10 @@ function withDatabase(url: URL, database: string): string {
   return copy.href;
 }
 
+/** A failed connect; one of a server that is down, starting or full is a DatabaseUnavailableError (503). */
 function connectError(server: ServerAddress, database: string, err: unknown): DatabaseError {
-  return new DatabaseError(
+  const ErrorClass = unavailableCause(err) ? DatabaseUnavailableError : DatabaseError;
+  return new ErrorClass(
     redact(
       `cannot connect to PostgreSQL at ${server.where} (${database}): ${describeError(err)}`,
       server.secrets,
@@ -273,12 +282,19 @@ async function openExternal<DB>(options: DatabaseOptions): Promise<ServiceDataba
     fallback_application_name: `svc ${databaseName}`,
     types: PG_TYPES,
   });
-  pool.on('error', (err) => {
-    // an idle connection was cut (server restart, network): the pool replaces it on the next use
-    logger.warn(
-      { db: databaseName, server: server.where, err: describeError(err) },
-      'idle PostgreSQL connection lost',
-    );
+  pool.on('connect', (client) => {
+    // pg-pool listens for errors only on idle clients: a connection cut while it is checked out (inside
+    // a transaction, under an advisory lock) would throw from the emitter and end the process. Its user
+    // sees the failure on its next query, and the pool drops a dead client when it is released or idle.
+    client.on('error', (err) => {
+      logger.warn(
+        { db: databaseName, server: server.where, err: describeError(err) },
+        'PostgreSQL connection lost',
+      );
+    });
+  });
+  pool.on('error', () => {
+    // an idle connection was cut (server restart, network), logged above; the pool replaces it on use
   });
 
   try {
@@ -298,7 +314,13 @@ async function openExternal<DB>(options: DatabaseOptions): Promise<ServiceDataba
     throw err;
   }
 
-  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
+  // Queries take their connection here: one that cannot be had says which server, and that it is passing.
+  const queryPool = {
+    connect: () =>
+      pool.connect().catch((err: unknown) => Promise.reject(connectError(server, databaseName, err))),
+    end: () => pool.end(),
+  };
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool: queryPool }) });
   logger.info({ db: databaseName, backend: 'postgres', server: server.where }, 'database opened');
   // Kysely ends the pool only if it was ever used: a handle closed unused must end it too.
   return createHandle(db, 'postgres', databaseName, { backend: 'postgres', logger, pool }, async () => {

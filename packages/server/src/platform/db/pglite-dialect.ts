@@ -18,11 +18,18 @@ import {
   type TransactionSettings,
 } from 'kysely';
 import type { Logger } from '../logger.js';
+import { DatabaseUnavailableError } from './errors.js';
 
 /** After this long waiting for the single PGlite connection, a warning names the likely cause. */
 const SLOW_WAIT_MS = 10_000;
 
-/** First come, first served lock without a timeout. */
+/**
+ * How long a query waits for the embedded database's one session before it fails as unavailable (503):
+ * the session's holders are short, so a wait this long means one is stuck, and a request must not hang.
+ */
+const ACQUIRE_TIMEOUT_MS = 60_000;
+
+/** First come, first served lock; a waiter may give up after a time. */
 export class Mutex {
   #locked = false;
   readonly #waiting: (() => void)[] = [];
@@ -31,12 +38,26 @@ export class Mutex {
     return this.#locked;
   }
 
-  acquire(): Promise<void> {
+  /** Without a time, waits as long as it takes; with one, rejects with what `onTimeout` makes. */
+  acquire(wait?: { timeoutMs: number; onTimeout: () => Error }): Promise<void> {
     if (!this.#locked) {
       this.#locked = true;
       return Promise.resolve();
     }
-    return new Promise((resolve) => this.#waiting.push(resolve));
+    return new Promise((resolve, reject) => {
+      let timer: NodeJS.Timeout | undefined;
+      const waiter = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      if (wait) {
+        timer = setTimeout(() => {
+          this.#waiting.splice(this.#waiting.indexOf(waiter), 1);
+          reject(wait.onTimeout());
+        }, wait.timeoutMs);
+      }
+      this.#waiting.push(waiter);
+    });
   }
 
   release(): void {
@@ -135,8 +156,15 @@ class PGliteDriver implements Driver {
         );
       }, SLOW_WAIT_MS);
       timer.unref();
+      const timeoutMs = this.config.acquireTimeoutMs ?? ACQUIRE_TIMEOUT_MS;
       try {
-        await mutex.acquire();
+        await mutex.acquire({
+          timeoutMs,
+          onTimeout: () =>
+            new DatabaseUnavailableError(
+              `the embedded database ${this.config.label} stayed busy for ${timeoutMs / 1000} s`,
+            ),
+        });
       } finally {
         clearTimeout(timer);
       }
@@ -233,6 +261,8 @@ export interface PGliteDialectConfig {
   session?: PGliteSession;
   /** Runs when Kysely is destroyed, instead of closing the instance (which others may still use). */
   onDestroy?: () => Promise<void>;
+  /** How long a query waits for the session before failing as unavailable (default 60 s). */
+  acquireTimeoutMs?: number;
 }
 
 /** Kysely dialect for an embedded PGlite database: PostgreSQL SQL, one serialised session (maybe shared). */

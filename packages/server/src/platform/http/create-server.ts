@@ -2,6 +2,7 @@ import Fastify, {
   LogController,
   type FastifyBaseLogger,
   type FastifyInstance,
+  type FastifyReply,
   type RawReplyDefaultExpression,
   type RawRequestDefaultExpression,
   type RawServerDefault,
@@ -14,7 +15,8 @@ import {
 } from 'fastify-type-provider-zod';
 import type { ComponentName, HealthResponse } from '@svc/contracts';
 import type { Logger } from '../logger.js';
-import { AppError, errorBody } from './errors.js';
+import { unavailableCause, type UnavailableCause } from '../db/errors.js';
+import { AppError, RETRY_AFTER_SECONDS, errorBody, serviceUnavailable } from './errors.js';
 import { installRouteAuth, type DeclaredRoute } from './route-auth.js';
 import { answerFrameworkError, refuseMalformedUrl } from './malformed-url.js';
 import { SVC_VERSION } from '../version.js';
@@ -54,6 +56,21 @@ export function routesOf(app: AppServer): DeclaredRoute[] {
   return declaredRoutes.get(app) ?? [];
 }
 
+const UNAVAILABLE_MESSAGES: Record<UnavailableCause, string> = {
+  database: 'the database is not available; try again shortly',
+  connection: 'a service this request needs is not reachable; try again shortly',
+};
+
+/** Passing faults (503) ask the client to retry a little later. */
+const RETRYABLE_CODES = new Set(['SERVICE_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+
+function sendAppError(reply: FastifyReply, error: AppError) {
+  if (error.statusCode === 503 && RETRYABLE_CODES.has(error.code) && !reply.hasHeader('retry-after')) {
+    void reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  }
+  return reply.status(error.statusCode).send(error.toBody());
+}
+
 /** A Fastify listener with the common error body, zod schemas and a health route. */
 export function createServer(options: ServerOptions): AppServer {
   const app = Fastify({
@@ -86,9 +103,12 @@ export function createServer(options: ServerOptions): AppServer {
   });
 
   app.setErrorHandler((error, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.statusCode).send(error.toBody());
+    const unavailable = error instanceof AppError ? undefined : unavailableCause(error);
+    if (unavailable) {
+      request.log.warn({ err: error, req: request }, `${unavailable} unavailable`);
+      return sendAppError(reply, serviceUnavailable(UNAVAILABLE_MESSAGES[unavailable]));
     }
+    if (error instanceof AppError) return sendAppError(reply, error);
     if (hasZodFastifySchemaValidationErrors(error)) {
       const issues = error.validation.map((issue) => ({
         path: issue.instancePath,

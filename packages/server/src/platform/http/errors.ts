@@ -35,6 +35,12 @@ export const adminOnlySetting = (field: string, message: string) =>
 export const badRequest = (message: string, details?: unknown) =>
   new AppError(400, 'VALIDATION_FAILED', message, details);
 
+/** Seconds a client is asked to wait (Retry-After) before trying a 503 SERVICE_UNAVAILABLE again. */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** 503 SERVICE_UNAVAILABLE: a passing fault (the database is unreachable); the answer carries Retry-After. */
+export const serviceUnavailable = (message: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message);
+
 export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
   return { error: { code, message, ...(details === undefined ? {} : { details }) } };
 }

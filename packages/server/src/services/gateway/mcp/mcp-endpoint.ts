@@ -14,14 +14,27 @@ import type { UpstreamCaller } from './upstream-call.js';
 /** Longest tool answer handed to an assistant (larger answers are cut and say so). */
 const MAX_TOOL_TEXT = 100_000;
 
+/**
+ * The tool's API call with a stand-in for each argument: enough to find its route (method and path
+ * pattern) in the gateway route table, whose rule decides who may call it.
+ */
+function callShape(tool: McpTool) {
+  return tool.call(Object.fromEntries(Object.keys(tool.input).map((key) => [key, `:${key}`])));
+}
+
+/** A server with only the tools this account may call: those the same route rule lets through. */
 function serverFor(identity: Identity, caller: UpstreamCaller, version: string): McpServer {
   const server = new McpServer({ name: 'svc-media', version });
-  for (const tool of MCP_TOOLS) registerTool(server, tool, identity, caller);
+  for (const tool of MCP_TOOLS) {
+    const registered = registerTool(server, tool, identity, caller);
+    // Registered first, then removed: the SDK answers tools/list only once some tool was registered.
+    if (caller.refusal(identity, callShape(tool))) registered.remove();
+  }
   return server;
 }
 
-function registerTool(server: McpServer, tool: McpTool, identity: Identity, caller: UpstreamCaller): void {
-  server.registerTool(
+function registerTool(server: McpServer, tool: McpTool, identity: Identity, caller: UpstreamCaller) {
+  return server.registerTool(
     tool.name,
     {
       title: tool.title,

@@ -4,11 +4,12 @@ import { AppError } from '../../../platform/http/errors.js';
 import {
   CLIENT_IP_HEADER,
   IDENTITY_HEADER,
+  type GatewayRule,
   encodeIdentity,
   holdsAny,
 } from '../../../platform/http/route-auth.js';
 import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
-import { matchGatewayRoute } from '../gateway-routes.js';
+import { matchGatewayRoute, type GatewayRoute } from '../gateway-routes.js';
 import type { GatewayRouteMatcher } from '../route-table.js';
 import type { UpstreamResolver } from '../upstream-resolver.js';
 
@@ -24,6 +25,8 @@ export interface ApiAnswer {
   body: unknown;
 }
 
+type Authorization = { refusal: AppError } | { route: GatewayRoute; rule: GatewayRule };
+
 /**
  * Calls the public API on behalf of an MCP caller, applying the same route-table rule as the gateway:
  * the account must hold one of the route's menu permissions. The call then goes to the service as an
@@ -38,18 +41,19 @@ export class UpstreamCaller {
     },
   ) {}
 
+  /**
+   * Why the account may not make this call, or undefined when it may: the gateway route table's rule for
+   * the call's method and path. Both the call itself and the tool list (mcp-endpoint) ask this.
+   */
+  refusal(identity: Identity, call: ApiCall): AppError | undefined {
+    const decision = this.authorize(identity, call);
+    return 'refusal' in decision ? decision.refusal : undefined;
+  }
+
   async call(identity: Identity, call: ApiCall): Promise<ApiAnswer> {
-    const route = matchGatewayRoute(call.path);
-    const entry = route ? this.deps.matcher.match(call.method, call.path) : undefined;
-    if (!route || !entry) throw new AppError(404, 'NOT_FOUND', `no route for ${call.method} ${call.path}`);
-    const rule = entry.rule;
-    if (rule.kind === 'admin' && !holdsAny(identity, rule.anyOf)) {
-      const needed = rule.anyOf === 'any' ? 'a console permission' : `permission ${rule.anyOf.join(' or ')}`;
-      throw new AppError(403, 'FORBIDDEN', `this account lacks ${needed} for ${call.method} ${call.path}`);
-    }
-    if (rule.kind === 'node-token' || rule.kind === 'webhook-token') {
-      throw new AppError(403, 'FORBIDDEN', 'this route is not for accounts');
-    }
+    const decision = this.authorize(identity, call);
+    if ('refusal' in decision) throw decision.refusal;
+    const { route, rule } = decision;
     const base = await this.deps.resolver.resolve(route.service, undefined);
     const search = new URLSearchParams();
     for (const [key, value] of Object.entries(call.query ?? {})) {
@@ -77,5 +81,27 @@ export class UpstreamCaller {
       // plain text answers stay text
     }
     return { status: response.statusCode, body };
+  }
+
+  private authorize(identity: Identity, call: ApiCall): Authorization {
+    const route = matchGatewayRoute(call.path);
+    const rule = route ? this.deps.matcher.match(call.method, call.path)?.rule : undefined;
+    if (!route || !rule) {
+      return { refusal: new AppError(404, 'NOT_FOUND', `no route for ${call.method} ${call.path}`) };
+    }
+    if (rule.kind === 'admin' && !holdsAny(identity, rule.anyOf)) {
+      const needed = rule.anyOf === 'any' ? 'a console permission' : `permission ${rule.anyOf.join(' or ')}`;
+      return {
+        refusal: new AppError(
+          403,
+          'FORBIDDEN',
+          `this account lacks ${needed} for ${call.method} ${call.path}`,
+        ),
+      };
+    }
+    if (rule.kind === 'node-token' || rule.kind === 'webhook-token') {
+      return { refusal: new AppError(403, 'FORBIDDEN', 'this route is not for accounts') };
+    }
+    return { route, rule };
   }
 }
