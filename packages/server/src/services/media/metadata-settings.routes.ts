@@ -1,9 +1,14 @@
 import { metadataProviderSettingsSchema, updateMetadataProviderRequestSchema } from '@svc/contracts';
+import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { MetadataSettingsService } from './metadata-settings.service.js';
 
 /** The metadata provider's settings (console permission `settings`). */
-export function registerMetadataSettingsRoutes(app: AppServer, settings: MetadataSettingsService): void {
+export function registerMetadataSettingsRoutes(
+  app: AppServer,
+  settings: MetadataSettingsService,
+  audit: AuditClient,
+): void {
   const config = { auth: { gateway: { kind: 'admin', anyOf: ['settings'] } } } as const;
   app.get(
     '/api/media/settings/metadata-provider',
@@ -19,6 +24,12 @@ export function registerMetadataSettingsRoutes(app: AppServer, settings: Metadat
         response: { 200: metadataProviderSettingsSchema },
       },
     },
-    async (request) => settings.update(request.body),
+    async (request) => {
+      const before = await settings.get();
+      const after = await settings.update(request.body);
+      const target = { type: 'setting', id: 'metadata-provider' };
+      await audit.record(request, { action: 'settings.metadata-provider', target, before, after });
+      return after;
+    },
   );
 }

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Identity } from '@svc/contracts';
 import { unauthorized } from '../../platform/http/errors.js';
+import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { FilesService } from './files.service.js';
 import type { MountsService } from './mounts.service.js';
 import type { ProbeService } from './probe.service.js';
@@ -20,7 +21,20 @@ export interface StorageServices {
   probe: ProbeService;
   cleanup: TempCleanup;
   usage: StorageUsageService;
+  /** Records mount changes and file operations that delete or overwrite (docs/audit.md). */
+  audit: AuditClient;
 }
+
+/** What an entry was before a deletion or an overwrite, for the audit log. */
+export const entryFacts = (entry: { path: string; type: string; size: number; mtime: string }) => ({
+  path: entry.path,
+  type: entry.type,
+  size: entry.size,
+  mtime: entry.mtime,
+});
+
+/** The audit target of a file or folder: `<mount id>:<path>`. */
+export const fileTarget = (mountId: string, path: string) => ({ type: 'file', id: `${mountId}:${path}` });
 
 /** The signed-in account of a console route (the route auth already refused requests without one). */
 export function identityOf(request: FastifyRequest): Identity {
