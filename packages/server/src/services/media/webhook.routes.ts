@@ -29,8 +29,8 @@ export function registerWebhookRoutes(app: AppServer, webhook: WebhookService, a
       await audit.record(request, {
         action: 'settings.inbound-webhook-token',
         target: { type: 'setting', id: 'inbound-webhook-token' },
-        before: { tokenCreatedAt: before.createdAt },
-        after: { tokenCreatedAt: after.createdAt },
+        before: { issuedAt: before.createdAt },
+        after: { issuedAt: after.createdAt },
       });
       return reply.header('cache-control', 'no-store').send(after);
     },
