@@ -71,6 +71,23 @@ export class AuditClient {
     }
   }
 
+  /**
+   * Reads the object, makes the change and records both states (through `view`, default the whole answer)
+   * once the change succeeded; answers what the change answered.
+   */
+  async recordChange<T extends object>(
+    source: AuditSource,
+    event: Omit<AuditEvent, 'before' | 'after'> & { view?: (state: T) => object },
+    read: () => Promise<T | null>,
+    change: () => Promise<T>,
+  ): Promise<T> {
+    const { view = (state: T) => state, ...rest } = event;
+    const before = await read();
+    const after = await change();
+    await this.record(source, { ...rest, before: before && view(before), after: view(after) });
+    return after;
+  }
+
   /** Sends one entry; throws when the user service is not registered or refuses it. */
   async deliver(entry: RecordAuditRequest): Promise<void> {
     const base = await this.deps.userService();

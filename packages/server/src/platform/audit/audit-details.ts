@@ -55,6 +55,14 @@ export function redactSecrets<T>(value: T): T {
   return scrub(value, 0) as T;
 }
 
+/** The fields of an object an administrator sets (not its live state), for before/after. */
+export function settableFields<T extends object, K extends keyof T>(
+  value: T,
+  keys: readonly K[],
+): Pick<T, K> {
+  return Object.fromEntries(keys.map((key) => [key, value[key]])) as Pick<T, K>;
+}
+
 /** Leaves of an object by dotted path (`config.url`); arrays are one leaf each. */
 function flatten(value: Plain, prefix = '', into = new Map<string, unknown>()): Map<string, unknown> {
   for (const [key, field] of Object.entries(value)) {

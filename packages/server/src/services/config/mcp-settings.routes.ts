@@ -24,16 +24,12 @@ export function registerMcpSettingsRoutes(app: AppServer, mcp: McpSettingsServic
       config: { auth: { gateway: SETTINGS_ADMIN } },
       schema: { body: updateMcpSettingsRequestSchema, response: { 200: mcpSettingsSchema } },
     },
-    async (request) => {
-      const before = await mcp.get();
-      const after = await mcp.set(request.body.enabled);
-      await audit.record(request, {
-        action: 'settings.mcp',
-        target: { type: 'setting', id: 'mcp' },
-        before,
-        after,
-      });
-      return after;
-    },
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'settings.mcp', target: { type: 'setting', id: 'mcp' } },
+        () => mcp.get(),
+        () => mcp.set(request.body.enabled),
+      ),
   );
 }

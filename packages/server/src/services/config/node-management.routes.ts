@@ -14,6 +14,7 @@ import {
   updateNodeRequestSchema,
 } from '@svc/contracts';
 import type { AuditClient } from '../../platform/audit/audit-client.js';
+import { settableFields } from '../../platform/audit/audit-details.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { unauthorized } from '../../platform/http/errors.js';
 import type { GatewayRule } from '../../platform/http/route-auth.js';
@@ -23,28 +24,21 @@ const NODE_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['node'] };
 /** A signed-in account with either token (portal access token, or a console admin token). */
 const ACCOUNT: GatewayRule = { kind: 'account' };
 
-/** Node management (console) and the playback routes of the signed-in account. See docs/nodes.md. */
 /** The fields of a node an administrator sets (not its live state), for the audit log. */
-const settable = ({
-  name,
-  serviceType,
-  scope,
-  expectedHost,
-  expectedPort,
-  listenPort,
-  note,
-  disabled,
-}: NodeView) => ({
-  name,
-  serviceType,
-  scope,
-  expectedHost,
-  expectedPort,
-  listenPort,
-  note,
-  disabled,
-});
+const settable = (view: NodeView) =>
+  settableFields(view, [
+    'name',
+    'serviceType',
+    'scope',
+    'expectedHost',
+    'expectedPort',
+    'listenPort',
+    'note',
+    'disabled',
+  ]);
 const nodeTarget = (nodeId: string) => ({ type: 'node', id: nodeId });
+
+/** Node management (console) and the playback routes of the signed-in account. See docs/nodes.md. */
 
 export function registerNodeManagementRoutes(
   app: AppServer,

@@ -30,12 +30,12 @@ export function registerPlayAgentPolicyRoutes(
       config: { auth: { gateway: SETTINGS_ADMIN } },
       schema: { body: updatePlayAgentPolicyRequestSchema, response: { 200: playAgentPolicySchema } },
     },
-    async (request) => {
-      const before = await policy.get();
-      const after = await policy.update(request.body);
-      const target = { type: 'setting', id: 'play-agent-policy' };
-      await audit.record(request, { action: 'settings.play-agent-policy', target, before, after });
-      return after;
-    },
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'settings.play-agent-policy', target: { type: 'setting', id: 'play-agent-policy' } },
+        () => policy.get(),
+        () => policy.update(request.body),
+      ),
   );
 }

@@ -14,13 +14,14 @@ import {
   type Library,
 } from '@svc/contracts';
 import type { AuditClient } from '../../platform/audit/audit-client.js';
+import { settableFields } from '../../platform/audit/audit-details.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { ItemsService } from './items.service.js';
 import type { LibrariesService } from './libraries.service.js';
 import type { ScanService } from './scan.service.js';
 
 /** The fields of a library an administrator sets (not its counts and scans), for the audit log. */
-const settable = ({ name, type, sources }: Library) => ({ name, type, sources });
+const settable = (library: Library) => settableFields(library, ['name', 'type', 'sources']);
 
 /** Library management, items and scans: console accounts holding the menu permission `library`. */
 export function registerLibrariesRoutes(
@@ -65,17 +66,13 @@ export function registerLibrariesRoutes(
         response: { 200: librarySchema },
       },
     },
-    async (request) => {
-      const before = await libraries.get(request.params.id);
-      const after = await libraries.update(request.params.id, request.body);
-      await audit.record(request, {
-        action: 'library.update',
-        target: target(after.id),
-        before: settable(before),
-        after: settable(after),
-      });
-      return after;
-    },
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'library.update', target: target(request.params.id), view: settable },
+        () => libraries.get(request.params.id),
+        () => libraries.update(request.params.id, request.body),
+      ),
   );
   app.delete(
     '/api/media/libraries/:id',

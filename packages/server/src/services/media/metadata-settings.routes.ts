@@ -24,12 +24,12 @@ export function registerMetadataSettingsRoutes(
         response: { 200: metadataProviderSettingsSchema },
       },
     },
-    async (request) => {
-      const before = await settings.get();
-      const after = await settings.update(request.body);
-      const target = { type: 'setting', id: 'metadata-provider' };
-      await audit.record(request, { action: 'settings.metadata-provider', target, before, after });
-      return after;
-    },
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'settings.metadata-provider', target: { type: 'setting', id: 'metadata-provider' } },
+        () => settings.get(),
+        () => settings.update(request.body),
+      ),
   );
 }

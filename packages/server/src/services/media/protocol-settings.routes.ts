@@ -17,13 +17,13 @@ export function registerProtocolSettingsRoutes(
   app.put(
     '/api/media/protocol/proto_a/settings',
     { config: admin, schema: { body: updateProtocolServerInfoSchema, response } },
-    async (request) => {
-      const before = await settings.get();
-      const after = await settings.update(request.body);
-      const target = { type: 'setting', id: 'protocol.proto_a' };
-      await audit.record(request, { action: 'settings.protocol', target, before, after });
-      return after;
-    },
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'settings.protocol', target: { type: 'setting', id: 'protocol.proto_a' } },
+        () => settings.get(),
+        () => settings.update(request.body),
+      ),
   );
   app.get(
     '/api/media/internal/protocol/proto_a/settings',

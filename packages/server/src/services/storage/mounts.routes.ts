@@ -8,11 +8,12 @@ import {
   updateMountRequestSchema,
   type Mount,
 } from '@svc/contracts';
+import { settableFields } from '../../platform/audit/audit-details.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { CONSOLE_STORAGE as config, identityOf, type StorageServices } from './storage-services.js';
 
 /** The fields of a mount an administrator sets (secrets are answered masked), for the audit log. */
-const settable = ({ name, provider, config }: Mount) => ({ name, provider, config });
+const settable = (mount: Mount) => settableFields(mount, ['name', 'provider', 'config']);
 
 /** Mount records: /api/storage/providers and /api/storage/mounts[/:mountId[/check]]. */
 export function registerMountRoutes(app: AppServer, { mounts, audit }: StorageServices): void {
@@ -52,17 +53,13 @@ export function registerMountRoutes(app: AppServer, { mounts, audit }: StorageSe
       config,
       schema: { params: mountIdParamsSchema, body: updateMountRequestSchema, response: { 200: mountSchema } },
     },
-    async (request) => {
-      const before = await mounts.describe(request.params.mountId);
-      const after = await mounts.update(identityOf(request), request.params.mountId, request.body);
-      await audit.record(request, {
-        action: 'mount.update',
-        target: target(after.id),
-        before: settable(before),
-        after: settable(after),
-      });
-      return after;
-    },
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'mount.update', target: target(request.params.mountId), view: settable },
+        () => mounts.describe(request.params.mountId),
+        () => mounts.update(identityOf(request), request.params.mountId, request.body),
+      ),
   );
   app.delete(
     '/api/storage/mounts/:mountId',

@@ -50,7 +50,7 @@ export default function AuditPage() {
           data={actionOptions}
           value={action}
           onChange={(value) => {
-            setAction(value as AuditAction | null);
+            setAction(value);
             setPage(1);
           }}
           searchable

@@ -71,12 +71,13 @@ export function registerOutboundWebhookRoutes(
       config,
       schema: { params, body: updateOutboundWebhookRequestSchema, response: { 200: outboundWebhookSchema } },
     },
-    async (request) => {
-      const before = await endpoint(request.params.id);
-      const after = await webhooks.update(request.params.id, request.body);
-      await audit.record(request, { action: 'webhook.update', target: target(after.id), before, after });
-      return after;
-    },
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'webhook.update', target: target(request.params.id) },
+        () => endpoint(request.params.id),
+        () => webhooks.update(request.params.id, request.body),
+      ),
   );
   app.delete(
     '/api/media/outbound-webhooks/:id',
