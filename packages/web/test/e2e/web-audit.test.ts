@@ -58,8 +58,9 @@ describe('audit page', () => {
     const branding = entries.first();
     expect(await branding.getAttribute('data-action')).toBe('settings.branding');
     const changes = branding.getByTestId('audit-changes');
+    // The name was never saved before: its before is empty.
     const row = changes.locator('tbody tr').first();
-    expect(await row.locator('td').allInnerTexts()).toEqual(['systemName', 'SVC Media', 'Audited Media']);
+    expect(await row.locator('td').allInnerTexts()).toEqual(['systemName', '—', 'Audited Media']);
     expect(await changes.locator('thead th').allInnerTexts()).toEqual(['Field', 'Before', 'After']);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     await watched.screenshot('phone-filter-action');
@@ -81,6 +82,8 @@ describe('audit page', () => {
     await page.getByTestId('audit-table').waitFor();
     await settled(page);
     await page.getByTestId('audit-actor-filter').fill('root');
+    // root's own three: set-up, system name and MCP switch (not mallory's failure).
+    await expect.poll(() => entries.count()).toBe(3);
     await expect.poll(async () => page.getByTestId('audit-table').innerText()).toContain('修改系统名称');
     expect(await page.getByTestId('audit-table').innerText()).toContain('修改前');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
