@@ -39,7 +39,6 @@ const settable = (view: NodeView) =>
 const nodeTarget = (nodeId: string) => ({ type: 'node', id: nodeId });
 
 /** Node management (console) and the playback routes of the signed-in account. See docs/nodes.md. */
-
 export function registerNodeManagementRoutes(
   app: AppServer,
   nodes: NodeManagementService,
