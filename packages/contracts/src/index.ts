@@ -4,6 +4,7 @@ export * from './deployment.js';
 export * from './registry.js';
 export * from './permissions.js';
 export * from './auth-api.js';
+export * from './audit-actions.js';
 export * from './users-api.js';
 export * from './media-api.js';
 export * from './portal-api.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { displayNameSchema, driveAPlayModeSchema, newPasswordSchema, usernameSchema } from './auth-api.js';
+import { auditActionSchema } from './audit-actions.js';
 import { accountRoleSchema, delegablePermissionSchema } from './permissions.js';
 
 // --- Node access -----------------------------------------------------------------------------------------
@@ -219,8 +220,6 @@ export type SetPermissionsRequest = z.infer<typeof setPermissionsRequestSchema>;
 
 // --- Audit log -------------------------------------------------------------------------------------------
 
-export const AUDIT_ACTION_PATTERN = /^[a-z][a-z0-9-]*(\.[a-z0-9-]+)+$/;
-
 export const auditRecordSchema = z.object({
   id: z.number().int(),
   at: z.string(),
@@ -238,8 +237,10 @@ export type AuditRecord = z.infer<typeof auditRecordSchema>;
 export const auditLogQuerySchema = z.strictObject({
   page: pageSchema,
   pageSize: pageSizeSchema,
-  action: z.string().max(64).optional(),
+  action: auditActionSchema.optional(),
   actorId: z.uuid().optional(),
+  /** The actor's user name (for sign-in failures: the name tried), without regard to case. */
+  actor: z.string().trim().min(1).max(256).optional(),
   from: z.iso.datetime({ offset: true }).optional(),
   to: z.iso.datetime({ offset: true }).optional(),
 });
@@ -258,7 +259,7 @@ export type AuditLogResponse = z.infer<typeof auditLogResponseSchema>;
 export const recordAuditRequestSchema = z.strictObject({
   /** From the X-SVC-Identity the calling service received; null for changes made by the system. */
   actor: z.object({ userId: z.string().max(64), username: z.string().max(256) }).nullable(),
-  action: z.string().max(64).regex(AUDIT_ACTION_PATTERN),
+  action: auditActionSchema,
   targetType: z.string().max(64).nullable().default(null),
   targetId: z.string().max(256).nullable().default(null),
   details: z.record(z.string(), z.unknown()).default({}),

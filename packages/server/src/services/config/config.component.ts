@@ -25,7 +25,7 @@ import { registerMcpSettingsRoutes } from './mcp-settings.routes.js';
 import { ImageUploadsRepository } from './image-uploads.repository.js';
 import { registerImageUploadRoutes } from './image-uploads.routes.js';
 import { ImageUploadsService } from './image-uploads.service.js';
-import { HttpAuditRecorder } from './licenses/audit-recorder.js';
+import { AuditClient, newestBaseUrl } from '../../platform/audit/audit-client.js';
 import { parsePublicKey } from './licenses/lease.js';
 import { LicensesRepository } from './licenses/licenses.repository.js';
 import { LicenseService } from './licenses/license.service.js';
@@ -72,16 +72,19 @@ export const configComponentFactory =
       nodesService,
       context.serviceToken,
     );
+    // The config service keeps the registry itself, so it reads the live instances directly.
+    const audit = new AuditClient({
+      userService: async () => newestBaseUrl(await registry.liveInstances({ service: 'svc-user' })),
+      serviceToken: context.serviceToken,
+      logger: context.logger.child({ component: 'config' }),
+    });
     const policy = new PlayAgentPolicyService(new SystemSettingsRepository(database.db), context.clock);
     const licenses = new LicenseService({
       licenses: new LicensesRepository(database.db),
       deployment: new DeploymentRepository(database.db),
       publicKey: context.settings.licensePublicKey ? parsePublicKey(context.settings.licensePublicKey) : null,
       clock: context.clock,
-      audit: new HttpAuditRecorder(
-        () => registry.liveInstances({ service: 'svc-user' }),
-        context.serviceToken,
-      ),
+      audit: { record: (entry) => audit.deliver(entry) },
       logger: context.logger.child({ component: 'config' }),
     });
     const deployment = new DeploymentService(
@@ -102,10 +105,11 @@ export const configComponentFactory =
     });
     registerRegistryRoutes(app, registry);
     registerNodeDirectoryRoutes(app, nodesService);
-    registerPlayAgentPolicyRoutes(app, policy);
+    registerPlayAgentPolicyRoutes(app, policy, audit);
     registerMcpSettingsRoutes(
       app,
       new McpSettingsService(new SystemSettingsRepository(database.db), context.clock),
+      audit,
     );
     // Logo uploads of the system configuration page (docs/settings.md).
     const imageUploads = new ImageUploadsService(new ImageUploadsRepository(database.db), context.clock);
@@ -134,6 +138,7 @@ export const configComponentFactory =
         },
         clock: context.clock,
       }),
+      audit,
     );
     registerLicenseRoutes(app, licenses);
     const nodeManagement = new NodeManagementService({
@@ -147,7 +152,7 @@ export const configComponentFactory =
         return [...users].sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt))[0]?.baseUrl;
       }, context.serviceToken),
     });
-    registerNodeManagementRoutes(app, nodeManagement);
+    registerNodeManagementRoutes(app, nodeManagement, audit);
     registerDashboardRoutes(
       app,
       new DashboardHealthService({

@@ -3,6 +3,7 @@ import {
   promoteLegacyNodesRequestSchema,
   promoteLegacyNodesResponseSchema,
 } from '@svc/contracts';
+import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { GatewayRule } from '../../platform/http/route-auth.js';
 import type { LegacyNodesService } from './legacy-nodes.service.js';
@@ -10,7 +11,11 @@ import type { LegacyNodesService } from './legacy-nodes.service.js';
 const NODE_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['node'] };
 
 /** Legacy-node report and promotion (standalone image only). See docs/nodes.md "Legacy nodes". */
-export function registerLegacyNodesRoutes(app: AppServer, legacy: LegacyNodesService): void {
+export function registerLegacyNodesRoutes(
+  app: AppServer,
+  legacy: LegacyNodesService,
+  audit: AuditClient,
+): void {
   const auth = { auth: { gateway: NODE_ADMIN } };
   app.get(
     '/api/config/deployment/legacy-nodes/report',
@@ -23,6 +28,11 @@ export function registerLegacyNodesRoutes(app: AppServer, legacy: LegacyNodesSer
       config: auth,
       schema: { body: promoteLegacyNodesRequestSchema, response: { 200: promoteLegacyNodesResponseSchema } },
     },
-    async (request) => legacy.promote(request.body),
+    async (request) => {
+      const answer = await legacy.promote(request.body);
+      const { promoted, disabled } = answer;
+      await audit.record(request, { action: 'node.legacy-promote', details: { promoted, disabled } });
+      return answer;
+    },
   );
 }

@@ -1,11 +1,16 @@
 import { playAgentPolicySchema, updatePlayAgentPolicyRequestSchema } from '@svc/contracts';
+import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { GatewayRule } from '../../platform/http/route-auth.js';
 import type { PlayAgentPolicyService } from './play-agent-policy.service.js';
 
 const SETTINGS_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['settings'] };
 
-export function registerPlayAgentPolicyRoutes(app: AppServer, policy: PlayAgentPolicyService): void {
+export function registerPlayAgentPolicyRoutes(
+  app: AppServer,
+  policy: PlayAgentPolicyService,
+  audit: AuditClient,
+): void {
   // What the play-agents fetch (policy.refresh).
   app.get(
     '/api/config/internal/play-agent/policy',
@@ -25,6 +30,12 @@ export function registerPlayAgentPolicyRoutes(app: AppServer, policy: PlayAgentP
       config: { auth: { gateway: SETTINGS_ADMIN } },
       schema: { body: updatePlayAgentPolicyRequestSchema, response: { 200: playAgentPolicySchema } },
     },
-    async (request) => policy.update(request.body),
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'settings.play-agent-policy', target: { type: 'setting', id: 'play-agent-policy' } },
+        () => policy.get(),
+        () => policy.update(request.body),
+      ),
   );
 }

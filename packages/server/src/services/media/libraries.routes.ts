@@ -11,18 +11,25 @@ import {
   scanStatusSchema,
   startScanRequestSchema,
   updateLibraryRequestSchema,
+  type Library,
 } from '@svc/contracts';
+import type { AuditClient } from '../../platform/audit/audit-client.js';
+import { settableFields } from '../../platform/audit/audit-details.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { ItemsService } from './items.service.js';
 import type { LibrariesService } from './libraries.service.js';
 import type { ScanService } from './scan.service.js';
 
+/** The fields of a library an administrator sets (not its counts and scans), for the audit log. */
+const settable = (library: Library) => settableFields(library, ['name', 'type', 'sources']);
+
 /** Library management, items and scans: console accounts holding the menu permission `library`. */
 export function registerLibrariesRoutes(
   app: AppServer,
-  services: { libraries: LibrariesService; items: ItemsService; scans: ScanService },
+  services: { libraries: LibrariesService; items: ItemsService; scans: ScanService; audit: AuditClient },
 ): void {
-  const { libraries, items, scans } = services;
+  const { libraries, items, scans, audit } = services;
+  const target = (id: string) => ({ type: 'library', id });
   const config = { auth: { gateway: { kind: 'admin', anyOf: ['library'] } } } as const;
 
   app.get(
@@ -33,7 +40,16 @@ export function registerLibrariesRoutes(
   app.post(
     '/api/media/libraries',
     { config, schema: { body: createLibraryRequestSchema, response: { 201: librarySchema } } },
-    async (request, reply) => reply.status(201).send(await libraries.create(request.body)),
+    async (request, reply) => {
+      const after = await libraries.create(request.body);
+      await audit.record(request, {
+        action: 'library.create',
+        target: target(after.id),
+        before: null,
+        after: settable(after),
+      });
+      return reply.status(201).send(after);
+    },
   );
   app.get(
     '/api/media/libraries/:id',
@@ -50,13 +66,26 @@ export function registerLibrariesRoutes(
         response: { 200: librarySchema },
       },
     },
-    async (request) => libraries.update(request.params.id, request.body),
+    async (request) =>
+      audit.recordChange(
+        request,
+        { action: 'library.update', target: target(request.params.id), view: settable },
+        () => libraries.get(request.params.id),
+        () => libraries.update(request.params.id, request.body),
+      ),
   );
   app.delete(
     '/api/media/libraries/:id',
     { config, schema: { params: libraryIdParamsSchema, response: { 204: z.null() } } },
     async (request, reply) => {
+      const before = await libraries.get(request.params.id);
       await libraries.delete(request.params.id);
+      await audit.record(request, {
+        action: 'library.delete',
+        target: target(request.params.id),
+        before: settable(before),
+        after: null,
+      });
       return reply.status(204).send(null);
     },
   );
@@ -82,7 +111,15 @@ export function registerLibrariesRoutes(
         response: { 202: scanStatusSchema },
       },
     },
-    async (request, reply) => reply.status(202).send(await scans.start(request.params.id, request.body.mode)),
+    async (request, reply) => {
+      const scan = await scans.start(request.params.id, request.body.mode);
+      await audit.record(request, {
+        action: 'library.scan-start',
+        target: target(request.params.id),
+        details: { mode: scan.mode, scanId: scan.id },
+      });
+      return reply.status(202).send(scan);
+    },
   );
   app.get(
     '/api/media/libraries/:id/scan',

@@ -29,6 +29,7 @@ import { HttpStorageGateway, type StorageGateway } from './storage-gateway.js';
 import { UserItemDataRepository } from './user-item-data.repository.js';
 import { registerWebhookRoutes } from './webhook.routes.js';
 import { WebhookService } from './webhook.service.js';
+import { registryAuditClient } from '../../platform/audit/audit-client.js';
 import { setupOutboundWebhooks, type OutboundWebhookOptions } from './outbound-webhooks/setup.js';
 
 export interface MediaComponentOptions {
@@ -74,6 +75,7 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
         const events = new MediaEventsRepository(db);
         const userData = new UserItemDataRepository(db);
         const metadata = new MetadataSettingsService(settingsRepository, context.clock);
+        const audit = registryAuditClient({ ...context, logger });
 
         const scanRunner = new ScanRunner({
           scans,
@@ -104,16 +106,19 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
           libraries: new LibrariesService(libraries, scans, storage, context.clock),
           items: itemsService,
           scans: new ScanService(libraries, scans, scanRunner, context.clock),
+          audit,
         });
         registerItemsRoutes(app, itemsService);
         registerWebhookRoutes(
           app,
           new WebhookService(settingsRepository, libraries, scans, scanRunner, context.clock),
+          audit,
         );
-        registerMetadataSettingsRoutes(app, metadata);
+        registerMetadataSettingsRoutes(app, metadata, audit);
         registerProtocolSettingsRoutes(
           app,
           new ProtocolSettingsService(settingsRepository, () => new Date(context.clock.now())),
+          audit,
         );
         const catalog = new PlaybackCatalogRepository(db);
         registerPlaybackRoutes(
@@ -133,6 +138,7 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
           events,
           clock: context.clock,
           logger,
+          audit,
           options: options.outboundWebhooks,
         });
 

@@ -4,11 +4,12 @@ import {
   webhookTokenRegeneratedSchema,
   webhookTokenStatusSchema,
 } from '@svc/contracts';
+import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { webhookInput, type WebhookService } from './webhook.service.js';
 
 /** The inbound webhook (checks its own token) and its token management (console permission `settings`). */
-export function registerWebhookRoutes(app: AppServer, webhook: WebhookService): void {
+export function registerWebhookRoutes(app: AppServer, webhook: WebhookService, audit: AuditClient): void {
   const settings = { auth: { gateway: { kind: 'admin', anyOf: ['settings'] } } } as const;
   const inbound = { auth: { gateway: { kind: 'webhook-token' } } } as const;
   const params = z.object({ token: z.string() });
@@ -21,7 +22,18 @@ export function registerWebhookRoutes(app: AppServer, webhook: WebhookService): 
   app.post(
     '/api/media/webhook/token/regenerate',
     { config: settings, schema: { response: { 200: webhookTokenRegeneratedSchema } } },
-    async (_request, reply) => reply.header('cache-control', 'no-store').send(await webhook.regenerate()),
+    async (request, reply) => {
+      const before = await webhook.status();
+      const after = await webhook.regenerate();
+      // Only when the token was made and its masked form (never the token itself) enter the log.
+      await audit.record(request, {
+        action: 'settings.inbound-webhook-token',
+        target: { type: 'setting', id: 'inbound-webhook-token' },
+        before: { issuedAt: before.createdAt },
+        after: { issuedAt: after.createdAt },
+      });
+      return reply.header('cache-control', 'no-store').send(after);
+    },
   );
 
   const receive = { config: inbound, schema: { params, response: { 202: inboundWebhookResponseSchema } } };

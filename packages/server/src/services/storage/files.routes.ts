@@ -12,10 +12,15 @@ import {
 import type { AppServer } from '../../platform/http/create-server.js';
 import { replyWithFile } from './file-response.js';
 import { parseMountPath } from './path-safety.js';
-import { CONSOLE_STORAGE as config, type StorageServices } from './storage-services.js';
+import {
+  CONSOLE_STORAGE as config,
+  entryFacts,
+  fileTarget,
+  type StorageServices,
+} from './storage-services.js';
 
 /** Browsing, stat, download and the one-step operations of the file manager. */
-export function registerFileRoutes(app: AppServer, { files, mounts }: StorageServices): void {
+export function registerFileRoutes(app: AppServer, { files, mounts, audit }: StorageServices): void {
   app.get(
     '/api/storage/mounts/:mountId/browse',
     {
@@ -86,7 +91,16 @@ export function registerFileRoutes(app: AppServer, { files, mounts }: StorageSer
     '/api/storage/mounts/:mountId/delete',
     { config, schema: { params: mountIdParamsSchema, body: deleteRequestSchema } },
     async (request, reply) => {
-      await files.delete(request.params.mountId, parseMountPath(request.body.path), request.body.recursive);
+      const { mountId } = request.params;
+      const path = parseMountPath(request.body.path);
+      const before = await files.stat(mountId, path);
+      await files.delete(mountId, path, request.body.recursive);
+      await audit.record(request, {
+        action: 'file.delete',
+        target: fileTarget(mountId, before.path),
+        before: entryFacts(before),
+        after: null,
+      });
       return reply.status(204).send();
     },
   );

@@ -1,3 +1,4 @@
+import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { FilesService } from './files.service.js';
 import type { MountsService } from './mounts.service.js';
 import type { ProbeService } from './probe.service.js';
@@ -17,9 +18,22 @@ export interface StorageServices {
   probe: ProbeService;
   cleanup: TempCleanup;
   usage: StorageUsageService;
+  /** Records mount changes and file operations that delete or overwrite (docs/audit.md). */
+  audit: AuditClient;
 }
 
 export { identityOf } from '../../platform/http/route-auth.js';
+
+/** What an entry was before a deletion or an overwrite, for the audit log. */
+export const entryFacts = (entry: { path: string; type: string; size: number; mtime: string }) => ({
+  path: entry.path,
+  type: entry.type,
+  size: entry.size,
+  mtime: entry.mtime,
+});
+
+/** The audit target of a file or folder: `<mount id>:<path>`. */
+export const fileTarget = (mountId: string, path: string) => ({ type: 'file', id: `${mountId}:${path}` });
 
 /** Rule of every console route of the storage node. */
 export const CONSOLE_STORAGE = { auth: { gateway: { kind: 'admin', anyOf: ['storage'] } } } as const;

@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { sql } from 'kysely';
+import { registryAuditClient } from '../../platform/audit/audit-client.js';
 import { createServer } from '../../platform/http/create-server.js';
 import type { Component, ComponentFactory, RuntimeContext } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
@@ -93,6 +94,7 @@ export function storageComponentFactory(
       probe,
       cleanup,
       usage,
+      audit: registryAuditClient({ ...context, logger }),
     };
 
     const release = async () => {

@@ -11,10 +11,20 @@ import {
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { AppError } from '../../platform/http/errors.js';
-import { CONSOLE_STORAGE as config, identityOf, type StorageServices } from './storage-services.js';
+import { parseMountPath } from './path-safety.js';
+import {
+  CONSOLE_STORAGE as config,
+  entryFacts,
+  fileTarget,
+  identityOf,
+  type StorageServices,
+} from './storage-services.js';
 
 /** Chunked, resumable uploads under /api/storage/mounts/:mountId/uploads. */
-export async function registerUploadRoutes(app: AppServer, { uploads }: StorageServices): Promise<void> {
+export async function registerUploadRoutes(
+  app: AppServer,
+  { uploads, files, audit }: StorageServices,
+): Promise<void> {
   app.post(
     '/api/storage/mounts/:mountId/uploads',
     {
@@ -44,7 +54,26 @@ export async function registerUploadRoutes(app: AppServer, { uploads }: StorageS
   app.post(
     '/api/storage/mounts/:mountId/uploads/:uploadId/complete',
     { config, schema: { params: uploadParamsSchema, response: { 200: uploadCompleteResponseSchema } } },
-    async (request) => uploads.complete(request.params.mountId, request.params.uploadId),
+    async (request) => {
+      const { mountId, uploadId } = request.params;
+      const upload = await uploads.get(mountId, uploadId);
+      // An open upload allowed to overwrite replaces the file found now (when there is one).
+      const replaced =
+        upload.overwrite && upload.state === 'open'
+          ? await files.stat(mountId, parseMountPath(upload.path)).catch(() => null)
+          : null;
+      const completed = await uploads.complete(mountId, uploadId);
+      if (replaced) {
+        await audit.record(request, {
+          action: 'file.upload-overwrite',
+          target: fileTarget(mountId, completed.entry.path),
+          before: entryFacts(replaced),
+          after: entryFacts(completed.entry),
+          details: { uploadId },
+        });
+      }
+      return completed;
+    },
   );
   // Chunk bodies are raw bytes streamed straight to the staging file: never parsed, never buffered.
   await app.register(async (plugin) => {

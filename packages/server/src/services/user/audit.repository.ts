@@ -19,6 +19,8 @@ export interface AuditFilter {
   limit: number;
   action?: string;
   actorId?: string;
+  /** User name of the actor, without regard to case. */
+  actorName?: string;
   from?: Date;
   to?: Date;
 }
@@ -47,6 +49,10 @@ export class AuditRepository {
     let filtered = this.db.selectFrom('audit_log');
     if (filter.action) filtered = filtered.where('action', '=', filter.action);
     if (filter.actorId) filtered = filtered.where('actor_id', '=', filter.actorId);
+    if (filter.actorName) {
+      const name = filter.actorName.toLowerCase();
+      filtered = filtered.where((eb) => eb(eb.fn('lower', ['actor_name']), '=', name));
+    }
     if (filter.from) filtered = filtered.where('at', '>=', filter.from);
     if (filter.to) filtered = filtered.where('at', '<', filter.to);
     const rows = await filtered

@@ -22,6 +22,7 @@ export class AuditService {
       limit: query.pageSize,
       action: query.action || undefined,
       actorId: query.actorId,
+      actorName: query.actor,
       from: query.from ? new Date(query.from) : undefined,
       to: query.to ? new Date(query.to) : undefined,
     });

@@ -5,6 +5,7 @@ import {
   imageContentTypeSchema,
   logoSourceSchema,
   type AdminBrandingResponse,
+  type AuditAction,
   type ImageContentType,
   type LogoSource,
   type SetLogoRequest,
@@ -180,7 +181,7 @@ export class BrandingSettingsService {
   /** One change of the branding row under its lock, with its audit record, in one transaction. */
   private async change(
     actor: Actor,
-    action: string,
+    action: AuditAction,
     compute: (before: Record<string, unknown>) => {
       next: Record<string, unknown>;
       details: Record<string, unknown>;

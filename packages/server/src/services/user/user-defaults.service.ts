@@ -6,6 +6,7 @@ import {
 } from '@svc/contracts';
 import type { Clock } from '../../platform/cache/index.js';
 import type { Actor } from './actor.js';
+import { auditChanges } from '../../platform/audit/audit-details.js';
 import { auditRecord } from './audit-entry.js';
 import type { NodeDirectory } from './node-directory.js';
 import { assertRoutesExist } from './route-check.js';
@@ -71,9 +72,16 @@ export class UserDefaultsService {
     return policy;
   }
 
-  private async save(actor: Actor | null, key: string, action: string, value: object): Promise<void> {
+  private async save(
+    actor: Actor | null,
+    key: string,
+    action: 'settings.default-quota-policy' | 'settings.default-node-access-policy',
+    value: object,
+  ): Promise<void> {
     const now = new Date(this.clock.now());
     await this.transact(async (repositories) => {
+      const defaults = await readUserDefaults(repositories.settings);
+      const before = key === DEFAULT_QUOTA_POLICY_KEY ? defaults.quotas : defaults.nodeAccess;
       await repositories.settings.set(key, value, now);
       await repositories.audit.insert(
         auditRecord(
@@ -81,7 +89,7 @@ export class UserDefaultsService {
             actor: actor && { userId: actor.identity.userId, username: actor.identity.username },
             action,
             target: { type: 'setting', id: key },
-            details: { value },
+            details: auditChanges(before, value),
             clientIp: actor?.clientIp ?? null,
           },
           now,

@@ -5,6 +5,7 @@ import { AccessPolicyService } from './access-policy.service.js';
 import { ActiveSessionsRepository } from './active-sessions.repository.js';
 import { ActivityLogService } from './activity-log.service.js';
 import { AuditService } from './audit.service.js';
+import { AuditedLoginLock } from './audited-login-lock.js';
 import { AuthService } from './auth.service.js';
 import { BrandingService } from './branding.service.js';
 import { DashboardService } from './dashboard.service.js';
@@ -50,8 +51,8 @@ export function createUserServices(parts: {
   const hasher = parts.hasher ?? new PasswordHasher();
   const revocations = new RevocationNotifier(cache, parts.logger);
   // One lock for every sign-in: console, portal and players count failures of a (client IP, name) pair together.
-  const lock = new LoginLock(cache, clock);
   const { accounts, tokens, access, usage, audit, settings, activity } = repositories;
+  const lock = new AuditedLoginLock(new LoginLock(cache, clock), { audit, clock, logger: parts.logger });
   return {
     repositories,
     auth: new AuthService({ accounts, tokens, transact, hasher, lock, revocations, clock }),

@@ -1,4 +1,5 @@
 import type {
+  AuditAction,
   CreateUserRequest,
   DelegablePermission,
   ListUsersQuery,
@@ -186,7 +187,7 @@ export class UsersService {
     repositories: UserRepositories,
     actor: Actor,
     now: Date,
-    entry: { action: string; target: UserRow; details: Record<string, unknown> },
+    entry: { action: AuditAction; target: UserRow; details: Record<string, unknown> },
   ): Promise<void> {
     const input: AuditInput = {
       actor: { userId: actor.identity.userId, username: actor.identity.username },

@@ -463,7 +463,13 @@ describe.each(installBackends())('licences on $label', (backend) => {
   it('keeps an audit record queued while the user service cannot take it, and delivers it later', async () => {
     const repository = new LicensesRepository(parts.database.db);
     await repository.queueAudit(
-      { actor: null, action: 'license.delivery-check', targetType: 'license', targetId: LICENSE_ID },
+      {
+        actor: null,
+        action: 'license.activate',
+        targetType: 'license',
+        targetId: LICENSE_ID,
+        details: { deliveryCheck: true },
+      },
       new Date(clock.now()),
     );
     const unreachable = new LicenseService({
@@ -480,12 +486,15 @@ describe.each(installBackends())('licences on $label', (backend) => {
     });
     expect(await unreachable.deliverAudits()).toBe(0);
     expect(await repository.pendingAudits()).toMatchObject([
-      { attempts: 1, entry: { action: 'license.delivery-check' } },
+      { attempts: 1, entry: { action: 'license.activate', details: { deliveryCheck: true } } },
     ]);
     // What the task licenses.audit-delivery runs, with the real user service.
     expect(await parts.licenses.deliverAudits()).toBe(1);
     expect(await repository.pendingAudits()).toEqual([]);
-    expect((await auditLog('license.delivery-check')).items).toMatchObject([{ targetId: LICENSE_ID }]);
+    expect((await auditLog('license.activate')).items[0]).toMatchObject({
+      targetId: LICENSE_ID,
+      details: { deliveryCheck: true },
+    });
   });
 
   it('upgrades STANDALONE to DISTRIBUTED with a signed edition-upgrade lease, with an audit record', async () => {

@@ -1,55 +1,74 @@
-import { useState } from 'react';
-import { Code, Group, Select, TextInput } from '@mantine/core';
+import { useEffect, useState } from 'react';
+import { Group, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { auditLogResponseSchema, type AuditRecord } from '@svc/contracts';
+import { AUDIT_ACTIONS, auditLogResponseSchema, type AuditAction } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.js';
-import { formatDateTime } from '../../i18n/format.js';
+import { auditActionMessages } from '../../i18n/audit-action-messages.js';
 import { registerMessages } from '../../i18n/i18n.js';
 import { PageHeader } from '../../shell/page-route.js';
-import { PagedTable, type TableColumn } from '../../shell/paged-table.js';
+import { pageCount, pageWithinRange } from '../../shell/paged-table-paging.js';
 import { QueryState } from '../../shell/query-state.js';
+import { AuditEntryCard } from './audit-entry-card.js';
 import { auditMessages } from './audit-messages.js';
 
 registerMessages('audit', auditMessages);
+registerMessages('auditActions', auditActionMessages);
 
 const PAGE_SIZES = ['20', '50', '100'];
 
 export default function AuditPage() {
   const { t } = useTranslation('audit');
-  const [action, setAction] = useState('');
-  const [debouncedAction] = useDebouncedValue(action.trim(), 300);
+  const [action, setAction] = useState<AuditAction | null>(null);
+  const [actor, setActor] = useState('');
+  const [debouncedActor] = useDebouncedValue(actor.trim(), 300);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState('20');
   const query = useApiQuery('/api/auth/admin/audit-log', {
     schema: auditLogResponseSchema,
-    query: { page, pageSize, action: debouncedAction || undefined },
+    query: { page, pageSize, action: action ?? undefined, actor: debouncedActor || undefined },
     keepPrevious: true,
   });
-  const columns: TableColumn<AuditRecord>[] = [
-    { key: 'at', header: t('at'), cell: (record) => formatDateTime(record.at), wrap: 'never' },
-    { key: 'actor', header: t('actor'), cell: (record) => record.actorName },
-    { key: 'action', header: t('action'), cell: (record) => <Code>{record.action}</Code> },
-    { key: 'target', header: t('target'), cell: targetOf },
-    { key: 'clientIp', header: t('clientIp'), cell: (record) => record.clientIp ?? '—' },
-    { key: 'details', header: t('details'), cell: (record) => <Details details={record.details} /> },
-  ];
+  // Action names grouped by family, in the interface language.
+  const families = [...new Set(AUDIT_ACTIONS.map((name) => name.split('.')[0]!))];
+  const actionOptions = families.map((family) => ({
+    group: t(`family.${family}`),
+    items: AUDIT_ACTIONS.filter((name) => name.startsWith(`${family}.`)).map((name) => ({
+      value: name,
+      label: t(`auditActions:${name}`),
+    })),
+  }));
 
   return (
     <>
       <PageHeader title={t('common:nav.audit')} />
-      <Group mb="md" gap="sm" align="flex-end">
-        <TextInput
+      <Group mb="md" gap="sm" align="flex-end" wrap="wrap">
+        <Select
           label={t('action')}
           placeholder={t('actionPlaceholder')}
-          leftSection={<IconSearch size={16} />}
+          data={actionOptions}
           value={action}
-          onChange={(event) => {
-            setAction(event.currentTarget.value);
+          onChange={(value) => {
+            setAction(value);
             setPage(1);
           }}
+          searchable
+          clearable
           w={{ base: '100%', sm: 280 }}
+          data-testid="audit-action-filter"
+        />
+        <TextInput
+          label={t('actor')}
+          placeholder={t('actorPlaceholder')}
+          leftSection={<IconSearch size={16} />}
+          value={actor}
+          onChange={(event) => {
+            setActor(event.currentTarget.value);
+            setPage(1);
+          }}
+          w={{ base: '100%', sm: 220 }}
+          data-testid="audit-actor-filter"
         />
         <Select
           label={t('pageSize')}
@@ -65,20 +84,12 @@ export default function AuditPage() {
       </Group>
       <QueryState query={query} skeletonRows={8}>
         {(data) => (
-          <PagedTable
-            testId="audit"
-            minWidth={720}
-            columns={columns}
-            rows={data.items}
-            rowKey={(record) => record.id}
+          <AuditEntries
+            data={data}
+            page={page}
+            onPageChange={setPage}
             emptyText={t('common:noData')}
-            paging={{
-              page,
-              pageSize: data.pageSize,
-              total: data.total,
-              onPageChange: setPage,
-              totalText: t('total', { count: data.total }),
-            }}
+            totalText={t('total', { count: data.total })}
           />
         )}
       </QueryState>
@@ -86,14 +97,50 @@ export default function AuditPage() {
   );
 }
 
-const targetOf = (record: AuditRecord) =>
-  record.targetType ? `${record.targetType}${record.targetId ? ` · ${record.targetId}` : ''}` : '—';
-
-function Details({ details }: { details: AuditRecord['details'] }) {
-  if (Object.keys(details).length === 0) return '—';
+/** The page's entries as cards (readable at any width), the total and the pager. */
+function AuditEntries({
+  data,
+  page,
+  onPageChange,
+  emptyText,
+  totalText,
+}: {
+  data: { items: Parameters<typeof AuditEntryCard>[0]['record'][]; total: number; pageSize: number };
+  page: number;
+  onPageChange: (page: number) => void;
+  emptyText: string;
+  totalText: string;
+}) {
+  const shownPage = pageWithinRange(page, data.total, data.pageSize);
+  useEffect(() => {
+    if (page !== shownPage) onPageChange(shownPage);
+  }, [onPageChange, page, shownPage]);
+  if (data.items.length === 0) {
+    return (
+      <Text c="dimmed" data-testid="audit-empty">
+        {emptyText}
+      </Text>
+    );
+  }
   return (
-    <Code block style={{ maxWidth: 360, whiteSpace: 'pre-wrap', wordBreak: 'break-all' }}>
-      {JSON.stringify(details)}
-    </Code>
+    <>
+      <Stack gap="sm" data-testid="audit-table">
+        {data.items.map((record) => (
+          <AuditEntryCard key={record.id} record={record} />
+        ))}
+      </Stack>
+      <Group justify="space-between" mt="md" wrap="wrap">
+        <Text size="sm" c="dimmed" data-testid="audit-total" data-value={data.total}>
+          {totalText}
+        </Text>
+        <Pagination
+          total={pageCount(data.total, data.pageSize)}
+          value={shownPage}
+          onChange={onPageChange}
+          siblings={0}
+          data-testid="audit-pagination"
+        />
+      </Group>
+    </>
   );
 }

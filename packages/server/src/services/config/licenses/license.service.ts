@@ -1,5 +1,11 @@
 import type { KeyObject } from 'node:crypto';
-import type { Edition, Identity, LicenseStatusResponse, RecordAuditRequest } from '@svc/contracts';
+import type {
+  AuditAction,
+  Edition,
+  Identity,
+  LicenseStatusResponse,
+  RecordAuditRequest,
+} from '@svc/contracts';
 import type { Clock } from '../../../platform/cache/index.js';
 import { AppError } from '../../../platform/http/errors.js';
 import type { Logger } from '../../../platform/logger.js';
@@ -329,7 +335,7 @@ function leaseSummary(payload: LeasePayload): Record<string, unknown> {
 function auditEntry(
   actor: LicenseActor,
   clientIp: string | null,
-  action: string,
+  action: AuditAction,
   licenseId: string,
   details: Record<string, unknown>,
 ): RecordAuditRequest {

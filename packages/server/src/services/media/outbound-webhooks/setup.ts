@@ -8,6 +8,7 @@ import type { MediaDatabase } from '../media.db.js';
 import type { MediaEventsRepository } from '../media-events.repository.js';
 import { DeliveryWorker, type DeliveryWorkerOptions } from './delivery-worker.js';
 import { OutboundWebhooksRepository } from './outbound-webhooks.repository.js';
+import type { AuditClient } from '../../../platform/audit/audit-client.js';
 import { registerOutboundWebhookRoutes } from './outbound-webhooks.routes.js';
 import { OutboundWebhooksService } from './outbound-webhooks.service.js';
 import { SafeHttpClient, type SafeHttpClientOptions } from './safe-http-client.js';
@@ -38,6 +39,7 @@ export function setupOutboundWebhooks(parts: {
   events: MediaEventsRepository;
   clock: Clock;
   logger: Logger;
+  audit: AuditClient;
   options?: OutboundWebhookOptions;
 }): { close(): Promise<void> } {
   const { app, scheduler, clock, logger, options = {} } = parts;
@@ -47,7 +49,11 @@ export function setupOutboundWebhooks(parts: {
     { repository, events: parts.events, client, clock, logger: logger.child({ part: 'outbound-webhooks' }) },
     options,
   );
-  registerOutboundWebhookRoutes(app, new OutboundWebhooksService(repository, parts.libraries, worker, clock));
+  registerOutboundWebhookRoutes(
+    app,
+    new OutboundWebhooksService(repository, parts.libraries, worker, clock),
+    parts.audit,
+  );
 
   scheduler.register({
     name: DELIVER_TASK,

@@ -109,7 +109,11 @@ describe.each(installBackends())('default policies for new users on $label', (ba
       'GET',
       '/api/auth/admin/audit-log?action=settings.default-quota-policy',
     );
-    expect(audit.body.items[0]).toMatchObject({ actorName: 'settings.admin', details: { value: policy } });
+    // Before/after of the changed fields: the first policy replaced "no quota, no routes".
+    expect(audit.body.items[0]).toMatchObject({
+      actorName: 'settings.admin',
+      details: { before: { routes: [] }, after: { routes: policy.routes } },
+    });
   });
 
   it('default node access policy: mode and list together, warnings, only users created afterwards', async () => {
