@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { auditActionSchema } from '@svc/contracts';
 import type { ApiCall } from './upstream-call.js';
 
 /** One MCP tool: a console action expressed as a call of the public API (its rule decides who may). */
@@ -146,7 +147,7 @@ export const MCP_TOOLS: McpTool[] = [
     name: 'audit_log',
     title: 'Audit log',
     description: 'Administrative changes, newest first (permission audit).',
-    input: { action: z.string().max(64).optional(), ...page },
+    input: { action: auditActionSchema.optional(), ...page },
     call: (args) => ({
       method: 'GET',
       path: '/api/auth/admin/audit-log',
