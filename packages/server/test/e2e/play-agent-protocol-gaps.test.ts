@@ -100,6 +100,18 @@ describe.each(installBackends())('PROTO_A protocol details on $label', (backend)
     }
     const info = await bodiless('POST', `/emby/Items/${movieId}/PlaybackInfo?UserId=${userId}`);
     expect((JSON.parse(info.text) as Json).MediaSources).toHaveLength(1);
+    // Sign-out last, with a token of its own: the token stops working.
+    const second = await call(env.playAgent, 'POST', '/emby/Users/AuthenticateByName', {
+      headers: { 'x-emby-authorization': 'MediaBrowser Client="Emby for Android", DeviceId="dev-gaps-2"' },
+      body: { Username: 'gaps', Pw: 'gaps-password-1' },
+    });
+    const other = String(second.body.AccessToken);
+    const logout = await bodiless('POST', '/emby/Sessions/Logout', {
+      'x-emby-authorization': EMBY_AUTH(other),
+    });
+    expect(logout.status, logout.text).toBe(204);
+    const after = await call(env.playAgent, 'GET', '/emby/Users/Me', { headers: { 'x-emby-token': other } });
+    expect(after.status).toBe(401);
     // A body that is there but not JSON is still refused.
     const broken = await request(`${env.playAgent}/emby/Sessions/Capabilities/Full`, {
       method: 'POST',
