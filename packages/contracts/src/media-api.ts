@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { probeStreamSchema } from './storage-api.js';
+import { probeChapterSchema, probeStreamSchema } from './storage-api.js';
 
 // --- Paths -----------------------------------------------------------------------------------------------
 
@@ -246,6 +246,8 @@ export type ListItemsResponse = z.infer<typeof listItemsResponseSchema>;
 /** One stream of a media file, as the storage node's probe reports it. */
 export const mediaStreamSchema = probeStreamSchema;
 export type MediaStream = z.infer<typeof mediaStreamSchema>;
+export const mediaChapterSchema = probeChapterSchema;
+export type MediaChapter = z.infer<typeof mediaChapterSchema>;
 
 /** Technical metadata from the storage node's probe. */
 export const mediaInfoSchema = z.object({
@@ -255,6 +257,8 @@ export const mediaInfoSchema = z.object({
   bitrate: z.number().nullable(),
   size: z.number().nullable(),
   streams: z.array(mediaStreamSchema),
+  /** Absent when the file has none or was probed before chapters were kept. */
+  chapters: z.array(mediaChapterSchema).optional(),
 });
 export type MediaInfo = z.infer<typeof mediaInfoSchema>;
 

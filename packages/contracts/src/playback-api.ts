@@ -334,6 +334,19 @@ export const playbackUserDataUpdateSchema = z.strictObject({
    */
   countPlay: z.boolean().optional(),
   lastPlayedAt: z.iso.datetime({ offset: true }).optional(),
+  /**
+   * The client protocol's UserData update, applied after the fields above: each field present replaces
+   * the stored value as it is and changes nothing else (played does not reset the position or the plays;
+   * the position does not set the last-played date). On a series or season `played` marks its episodes.
+   */
+  replace: z
+    .strictObject({
+      played: z.boolean().optional(),
+      playCount: z.number().int().min(0).optional(),
+      playbackPositionTicks: z.number().int().min(0).optional(),
+      lastPlayedAt: z.iso.datetime({ offset: true }).nullable().optional(),
+    })
+    .optional(),
 });
 export type PlaybackUserDataUpdate = z.infer<typeof playbackUserDataUpdateSchema>;
 

@@ -335,6 +335,11 @@ export const probeStreamSchema = z.object({
   default: z.boolean().optional(),
   forced: z.boolean().optional(),
 });
+/** A chapter mark of the file (ffprobe `-show_chapters`). */
+export const probeChapterSchema = z.object({
+  startSeconds: z.number().nonnegative(),
+  title: z.string().optional(),
+});
 export const probeResultSchema = z.object({
   /** ffprobe's format name, e.g. 'matroska,webm'. */
   container: z.string(),
@@ -344,6 +349,8 @@ export const probeResultSchema = z.object({
   bitrate: z.number().nullable(),
   size: z.number(),
   streams: z.array(probeStreamSchema),
+  /** In file order; absent when the file has none (and in results of probes older than chapters). */
+  chapters: z.array(probeChapterSchema).optional(),
 });
 export type ProbeResult = z.infer<typeof probeResultSchema>;
 export const probeResponseSchema = z.object({ available: z.boolean(), result: probeResultSchema.optional() });

@@ -273,10 +273,20 @@ async function ffmpeg(args: string[]): Promise<void> {
   await run('ffmpeg', ['-hide_banner', '-nostdin', '-loglevel', 'error', '-y', ...args], { timeout: 60_000 });
 }
 
-/** A test video: testsrc picture and one sine tone per audio language. */
-async function makeVideo(
+/**
+ * A test video: testsrc picture and one sine tone per audio language; optionally (MKV) chapter marks and
+ * an embedded SubRip track.
+ */
+export async function makeVideo(
   file: string,
-  options: { seconds: number; languages: string[]; format: 'mp4' | 'mkv'; moov?: 'head' | 'end' },
+  options: {
+    seconds: number;
+    languages: string[];
+    format: 'mp4' | 'mkv';
+    moov?: 'head' | 'end';
+    chapters?: { startSeconds: number; title: string }[];
+    embeddedSubtitleLanguage?: string;
+  },
 ): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const args = ['-f', 'lavfi', '-i', `testsrc=size=160x120:rate=10:duration=${options.seconds}`];
@@ -288,14 +298,59 @@ async function makeVideo(
       `sine=frequency=${440 + index * 220}:sample_rate=22050:duration=${options.seconds}`,
     );
   });
-  args.push('-map', '0:v');
-  options.languages.forEach((_, index) => args.push('-map', `${index + 1}:a`));
-  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '10');
-  args.push('-c:a', 'aac', '-b:a', '32k', '-ac', '1');
-  options.languages.forEach((language, index) => args.push(`-metadata:s:a:${index}`, `language=${language}`));
-  if (options.format === 'mp4' && options.moov === 'head') args.push('-movflags', '+faststart');
-  args.push('-t', String(options.seconds), file);
-  await ffmpeg(args);
+  const extras = await extraInputs(file, options);
+  try {
+    let input = options.languages.length + 1;
+    const subtitleInput = extras.subtitle ? input++ : null;
+    const chaptersInput = extras.chapters ? input++ : null;
+    if (extras.subtitle) args.push('-i', extras.subtitle);
+    if (extras.chapters) args.push('-i', extras.chapters);
+    args.push('-map', '0:v');
+    options.languages.forEach((_, index) => args.push('-map', `${index + 1}:a`));
+    if (subtitleInput !== null) args.push('-map', `${subtitleInput}:s`, '-c:s', 'srt');
+    if (subtitleInput !== null && options.embeddedSubtitleLanguage)
+      args.push('-metadata:s:s:0', `language=${options.embeddedSubtitleLanguage}`);
+    if (chaptersInput !== null) args.push('-map_chapters', String(chaptersInput));
+    args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '10');
+    args.push('-c:a', 'aac', '-b:a', '32k', '-ac', '1');
+    options.languages.forEach((language, index) =>
+      args.push(`-metadata:s:a:${index}`, `language=${language}`),
+    );
+    if (options.format === 'mp4' && options.moov === 'head') args.push('-movflags', '+faststart');
+    args.push('-t', String(options.seconds), file);
+    await ffmpeg(args);
+  } finally {
+    const written = [extras.subtitle, extras.chapters].filter(
+      (extra): extra is string => extra !== undefined,
+    );
+    await Promise.all(written.map((extra) => rm(extra, { force: true })));
+  }
+}
+
+/** The SubRip and FFMETADATA inputs of `makeVideo`, written next to the video (removed after). */
+async function extraInputs(
+  file: string,
+  options: {
+    seconds: number;
+    chapters?: { startSeconds: number; title: string }[];
+    embeddedSubtitleLanguage?: string;
+  },
+): Promise<{ subtitle?: string; chapters?: string }> {
+  const extras: { subtitle?: string; chapters?: string } = {};
+  if (options.embeddedSubtitleLanguage) {
+    extras.subtitle = `${file}.input.srt`;
+    await writeFile(extras.subtitle, '1\n00:00:00,500 --> 00:00:02,000\nEmbedded line\n');
+  }
+  if (options.chapters?.length) {
+    extras.chapters = `${file}.chapters.txt`;
+    const ends = [...options.chapters.slice(1).map((chapter) => chapter.startSeconds), options.seconds];
+    const blocks = options.chapters.map(
+      (chapter, index) =>
+        `[CHAPTER]\nTIMEBASE=1/1000\nSTART=${Math.round(chapter.startSeconds * 1000)}\nEND=${Math.round(ends[index]! * 1000)}\ntitle=${chapter.title}\n`,
+    );
+    await writeFile(extras.chapters, `;FFMETADATA1\n${blocks.join('')}`);
+  }
+  return extras;
 }
 
 async function makeJpeg(file: string, size: string): Promise<void> {

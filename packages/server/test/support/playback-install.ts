@@ -49,6 +49,8 @@ export interface PlaybackInstall {
   admin(method: string, route: string, body?: unknown): Promise<Answer>;
   createUser(username: string, password: string): Promise<string>;
   libraries: { movies: string; series: string };
+  /** Another library on a new local mount of `root`, scanned; answers its id. */
+  addLocalLibrary(name: string, type: 'movies' | 'series', root: string): Promise<string>;
   /** A manual reverse-proxy address with its endpoint token, made in the config service's database. */
   createEndpoint(host: string): Promise<{ nodeId: string; endpointToken: string }>;
   regenerateEndpoint(nodeId: string): Promise<string>;
@@ -92,19 +94,18 @@ export async function startPlaybackInstall(
   const admin = (method: string, route: string, body?: unknown) =>
     call(entrance, method, route, { headers: { 'x-admin-token': adminToken }, body });
 
-  const mount = await admin('POST', '/api/storage/mounts', {
-    name: 'fixtures',
-    provider: 'local',
-    config: { root: fixtures.library },
-  });
-  if (mount.status !== 201 && mount.status !== 200) throw new Error(`mount failed: ${mount.text}`);
-  const mountId = String(mount.body.id);
+  const localMount = async (name: string, root: string) => {
+    const mount = await admin('POST', '/api/storage/mounts', { name, provider: 'local', config: { root } });
+    if (mount.status !== 201 && mount.status !== 200) throw new Error(`mount failed: ${mount.text}`);
+    return String(mount.body.id);
+  };
+  const mountId = await localMount('fixtures', fixtures.library);
   const nodeId = install.context.settings.storageNodeId;
-  const library = async (name: string, type: string, path: string) => {
+  const library = async (name: string, type: string, path: string, inMount = mountId) => {
     const created = await admin('POST', '/api/media/libraries', {
       name,
       type,
-      sources: [{ nodeId, mountId, path }],
+      sources: [{ nodeId, mountId: inMount, path }],
     });
     if (created.status !== 201) throw new Error(`library failed: ${created.text}`);
     const id = String(created.body.id);
@@ -133,6 +134,7 @@ export async function startPlaybackInstall(
     adminToken,
     admin,
     libraries: { movies, series },
+    addLocalLibrary: async (name, type, root) => library(name, type, '/', await localMount(name, root)),
     createUser: async (username, password) => {
       const created = await admin('POST', '/api/auth/admin/users', { username, password });
       if (created.status !== 201) throw new Error(`user failed: ${created.text}`);

@@ -262,15 +262,18 @@ export class PlaybackCatalogService {
     if (kind === 'series' || kind === 'season') {
       if (update.isFavorite !== undefined)
         await this.userData.apply(update.userId, update.itemId, { isFavorite: update.isFavorite }, now);
-      if (update.played !== undefined)
+      // A folder has no position or plays of its own: its played flag is that of its episodes.
+      const played = update.replace?.played ?? update.played;
+      if (played !== undefined)
         await this.userData.markEpisodes(
           update.userId,
           { id: update.itemId, kind },
-          update.played,
+          played,
           lastPlayedAt ?? now,
           now,
         );
     } else {
+      const replace = update.replace;
       await this.userData.apply(
         update.userId,
         update.itemId,
@@ -280,6 +283,19 @@ export class PlaybackCatalogService {
           positionTicks: update.playbackPositionTicks,
           countPlay: update.countPlay,
           lastPlayedAt,
+          ...(replace
+            ? {
+                replace: {
+                  played: replace.played,
+                  playCount: replace.playCount,
+                  positionTicks: replace.playbackPositionTicks,
+                  lastPlayedAt:
+                    replace.lastPlayedAt === undefined || replace.lastPlayedAt === null
+                      ? replace.lastPlayedAt
+                      : new Date(replace.lastPlayedAt),
+                },
+              }
+            : {}),
         },
         now,
       );

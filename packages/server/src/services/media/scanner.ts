@@ -667,6 +667,7 @@ export class ScanExecution {
         bitrate: answer.result.bitrate ?? null,
         size: answer.result.size ?? file.size,
         streams: answer.result.streams,
+        ...(answer.result.chapters?.length ? { chapters: answer.result.chapters } : {}),
       };
     } catch (error) {
       this.checkAbort();

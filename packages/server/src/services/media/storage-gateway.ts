@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
 import { z } from 'zod';
-import { mediaStreamSchema } from '@svc/contracts';
+import { mediaChapterSchema, mediaStreamSchema } from '@svc/contracts';
 import type { RegistryClient } from '../../platform/registry-client.js';
 import { SERVICE_TOKEN_HEADER } from '../../platform/service-token.js';
 
@@ -25,6 +25,7 @@ export const probeResultSchema = z.object({
   bitrate: z.number().nullable().optional(),
   size: z.number().nullable().optional(),
   streams: z.array(mediaStreamSchema),
+  chapters: z.array(mediaChapterSchema).optional(),
 });
 export type ProbeResult = z.infer<typeof probeResultSchema>;
 

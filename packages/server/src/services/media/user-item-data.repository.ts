@@ -11,6 +11,13 @@ export interface UserItemDataChange {
   countPlay?: boolean;
   /** When the play happened (default: now). */
   lastPlayedAt?: Date;
+  /** Stored values replaced as they are, after the rules above, with no side effect on the others. */
+  replace?: {
+    played?: boolean;
+    playCount?: number;
+    positionTicks?: number;
+    lastPlayedAt?: Date | null;
+  };
 }
 
 type State = Pick<
@@ -33,7 +40,8 @@ export const DEFAULT_USER_ITEM_DATA: State = {
  * - `countPlay` adds one play (and sets last played);
  * - `played: true` marks it played: position back to 0, at least one play, last played set;
  * - `played: false` marks it unplayed and clears its history: position 0, no plays, never played;
- * - `lastPlayedAt` alone sets last played.
+ * - `lastPlayedAt` alone sets last played;
+ * - `replace` then overwrites the values it names and nothing else.
  */
 export function applyUserItemDataChange(current: State, change: UserItemDataChange, now: Date): State {
   const at = change.lastPlayedAt ?? now;
@@ -60,6 +68,11 @@ export function applyUserItemDataChange(current: State, change: UserItemDataChan
   } else if (change.lastPlayedAt !== undefined) {
     next.last_played_at = change.lastPlayedAt;
   }
+  const replace = change.replace ?? {};
+  if (replace.played !== undefined) next.played = replace.played;
+  if (replace.playCount !== undefined) next.play_count = replace.playCount;
+  if (replace.positionTicks !== undefined) next.position_ticks = replace.positionTicks;
+  if (replace.lastPlayedAt !== undefined) next.last_played_at = replace.lastPlayedAt;
   return next;
 }
 

@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
+import { CLIENT_PROTOCOLS } from '@svc/contracts';
 import { createServer } from '../../platform/http/create-server.js';
 import { allowBrowserClients } from './proto-a/browser-access.js';
+import { acceptEmptyJsonBodies } from './proto-a/empty-json-body.js';
 import { loadSettings } from '../../platform/settings.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { PlaybackGate } from './access/playback-gate.js';
@@ -25,6 +27,14 @@ import { UserClient } from './upstream/user-client.js';
 /** The optional prefix Emby clients put before every path. */
 const EMBY_PREFIX = /^\/emby(?=\/|\?|$)/i;
 
+/**
+ * Path prefixes of the announced client protocols this node never serves (the spec names no paths for
+ * them, so each is reached below its own label): their requests answer 503 PROTOCOL_NOT_SUPPORTED.
+ */
+const UNSERVED_PROTOCOL_PREFIXES = CLIENT_PROTOCOLS.filter((protocol) => protocol !== 'proto_a').map(
+  (protocol) => `/${protocol}`,
+);
+
 /** The server id players see: the same on every play-agent of an install (derived from its service token). */
 export function serverIdOf(serviceToken: string): string {
   return createHash('sha256').update(`svc-server-id:${serviceToken}`).digest('hex').slice(0, 32);
@@ -47,6 +57,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     },
   });
   allowBrowserClients(app);
+  acceptEmptyJsonBodies(app);
   // Some Emby clients post their sign-in as a form.
   app.addContentTypeParser(
     'application/x-www-form-urlencoded',
@@ -115,6 +126,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerBrowseRoutes(routes);
   registerPlaybackRoutes(routes);
   registerStreamRoutes(routes);
+  UNSERVED_PROTOCOL_PREFIXES.forEach((prefix) => routes.unserved(prefix));
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
   registerNodeLifecycleRoutes(app, {
     install: context.settings.nodeInstall,

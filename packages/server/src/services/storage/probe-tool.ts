@@ -19,10 +19,16 @@ interface FfprobeStream {
   disposition?: Record<string, number>;
 }
 
-/** The part of `ffprobe -print_format json -show_format -show_streams` output that is read. */
+interface FfprobeChapter {
+  start_time?: string;
+  tags?: Record<string, string>;
+}
+
+/** The part of `ffprobe -print_format json -show_format -show_streams -show_chapters` output that is read. */
 export interface FfprobeOutput {
   format?: { format_name?: string; duration?: string; bit_rate?: string; size?: string };
   streams?: FfprobeStream[];
+  chapters?: FfprobeChapter[];
 }
 
 function finiteNumber(value: string | number | undefined): number | null {
@@ -60,6 +66,13 @@ export function probeResultOf(output: FfprobeOutput, fallbackSize: number): Prob
       forced: stream.disposition?.forced === 1,
     });
   }
+  const chapters: NonNullable<ProbeResult['chapters']> = [];
+  for (const chapter of output.chapters ?? []) {
+    const start = finiteNumber(chapter.start_time);
+    if (start === null || start < 0) continue;
+    const title = tag(chapter.tags, 'title');
+    chapters.push({ startSeconds: start, ...(title ? { title } : {}) });
+  }
   const format = output.format ?? {};
   return {
     container: format.format_name ?? 'unknown',
@@ -67,6 +80,7 @@ export function probeResultOf(output: FfprobeOutput, fallbackSize: number): Prob
     bitrate: finiteNumber(format.bit_rate),
     size: finiteNumber(format.size) ?? fallbackSize,
     streams,
+    ...(chapters.length > 0 ? { chapters } : {}),
   };
 }
 
@@ -131,6 +145,7 @@ export class ProbeTool {
         'json',
         '-show_format',
         '-show_streams',
+        '-show_chapters',
         '-i',
         input,
       ];

@@ -729,6 +729,29 @@ describe.each(installBackends())('playback catalogue for the play-agent on $labe
     expect(invalid.status).toBe(400);
   });
 
+  it('replaces only the values named in `replace` (the client protocol UserData update)', async () => {
+    const itemId = seeded.movie.delta;
+    const start = (await item(itemId)).userData;
+    const kept = await update({ itemId, replace: { playbackPositionTicks: 250_000_000, played: false } });
+    expect(kept).toMatchObject({ ...start, playbackPositionTicks: 250_000_000, played: false });
+    expect(kept.lastPlayedAt).toBe(start.lastPlayedAt);
+    const played = await update({ itemId, replace: { played: true, playCount: 4 } });
+    expect(played).toMatchObject({ played: true, playCount: 4, playbackPositionTicks: 250_000_000 });
+    const dated = await update({ itemId, replace: { lastPlayedAt: at(300).toISOString() } });
+    expect(dated).toMatchObject({ played: true, playCount: 4, lastPlayedAt: at(300).toISOString() });
+    // Back to where it was, which also shows null clears the date.
+    const restored = await update({
+      itemId,
+      replace: {
+        played: start.played,
+        playCount: start.playCount,
+        playbackPositionTicks: start.playbackPositionTicks,
+        lastPlayedAt: null,
+      },
+    });
+    expect(restored).toEqual(start);
+  });
+
   it('lists partly watched files for resuming, last played first', async () => {
     await update({
       itemId: seeded.movie.charlie,

@@ -137,6 +137,28 @@ describe('ffprobe output mapping', () => {
       ],
     });
   });
+
+  it('keeps the chapters with their start and title, skipping ones without a readable start', () => {
+    const result = probeResultOf(
+      {
+        format: { format_name: 'matroska,webm', duration: '6.0' },
+        streams: [],
+        chapters: [
+          { start_time: '0.000000', tags: { title: 'Opening' } },
+          { start_time: 'N/A', tags: { title: 'Broken' } },
+          { start_time: '2.500000', tags: { TITLE: ' Middle ' } },
+          { start_time: '4.000000' },
+        ],
+      },
+      1,
+    );
+    expect(result.chapters).toEqual([
+      { startSeconds: 0, title: 'Opening' },
+      { startSeconds: 2.5, title: 'Middle' },
+      { startSeconds: 4 },
+    ]);
+    expect(probeResultOf({ streams: [] }, 1)).not.toHaveProperty('chapters');
+  });
 });
 
 describe('transfer event throttle', () => {

@@ -1,5 +1,6 @@
 import { extname } from 'node:path/posix';
 import type {
+  MediaChapter,
   PlaybackFile,
   PlaybackItem,
   PlaybackUser,
@@ -131,6 +132,15 @@ export function viewDto(view: PlaybackView, server: ServerIdentity, imageTag?: s
   };
 }
 
+function chaptersDto(chapters: MediaChapter[]): Dto[] {
+  return chapters.map((chapter, index) => ({
+    StartPositionTicks: secondsToTicks(chapter.startSeconds),
+    Name: chapter.title ?? `Chapter ${index + 1}`,
+    MarkerType: 'Chapter',
+    ChapterIndex: index,
+  }));
+}
+
 /** Optional fields a client asks for with `Fields`; the single-item routes include all of them. */
 export interface ItemDtoOptions {
   fields: Set<string>;
@@ -163,6 +173,8 @@ export function itemDto(item: PlaybackItem, server: ServerIdentity, options: Ite
     IsFolder: !isFile,
     ...(item.parentId ? { ParentId: toProtocolId(item.parentId) } : {}),
     Type: ITEM_TYPE[item.kind],
+    // Every signed-in account may play what it can see (no parental or download-only limits here).
+    PlayAccess: 'Full',
     ...(isFile ? { MediaType: 'Video', VideoType: 'VideoFile', LocationType: 'FileSystem' } : {}),
     ...(item.seriesId ? { SeriesId: toProtocolId(item.seriesId) } : {}),
     ...(item.seriesName ? { SeriesName: item.seriesName } : {}),
@@ -191,6 +203,7 @@ export function itemDto(item: PlaybackItem, server: ServerIdentity, options: Ite
     if (want('Path')) dto.Path = item.file.path;
     if (item.file.size !== null) dto.Size = item.file.size;
     if (item.file.mediaInfo?.bitrate) dto.Bitrate = item.file.mediaInfo.bitrate;
+    if (want('Chapters')) dto.Chapters = chaptersDto(item.file.mediaInfo?.chapters ?? []);
     if ((want('MediaSources') || want('MediaStreams')) && options.mediaSources) {
       const sources = options.mediaSources(item);
       if (want('MediaSources')) dto.MediaSources = sources;

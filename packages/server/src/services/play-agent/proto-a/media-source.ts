@@ -52,6 +52,8 @@ export function mediaSourceDto(item: PlaybackItem, options: MediaSourceOptions):
     IsExternal: false,
     IsTextSubtitleStream: stream.type === 'subtitle' && TEXT_SUBTITLES.has(stream.codec),
     SupportsExternalStream: false,
+    // The player reads embedded subtitles from the file it receives (nothing is burnt in or extracted).
+    ...(stream.type === 'subtitle' ? { DeliveryMethod: 'Embed' } : {}),
     Protocol: 'File',
   }));
   const firstExternal = embedded.reduce((max, stream) => Math.max(max, stream.index), -1) + 1;

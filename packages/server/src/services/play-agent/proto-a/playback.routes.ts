@@ -23,6 +23,45 @@ const asString = (value: unknown) => (typeof value === 'string' && value.length 
 const asNumber = (value: unknown) =>
   typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
+/** A field of a UserData body: absent (or null) is undefined, a value of another type a 400. */
+function typedField<T>(body: Body, name: string, read: (value: unknown) => T | undefined, kind: string) {
+  const value = field(body, name);
+  if (value === undefined || value === null) return undefined;
+  const typed = read(value);
+  if (typed === undefined) throw badRequest(`${name} must be ${kind}`);
+  return typed;
+}
+const asBoolean = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
+const asCount = (value: unknown) => (Number.isSafeInteger(value) ? (value as number) : undefined);
+const asDate = (value: unknown) =>
+  typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
+
+/**
+ * Emby's `POST Users/{id}/Items/{itemId}/UserData`: only the fields present change, each to its value
+ * (Played does not move the position or the plays). Rating and Likes are not kept and are ignored.
+ */
+function userDataChangeOf(rawBody: unknown): Omit<PlaybackUserDataUpdate, 'userId' | 'itemId'> {
+  const body = (rawBody && typeof rawBody === 'object' ? rawBody : {}) as Body;
+  const isFavorite = typedField(body, 'IsFavorite', asBoolean, 'true or false');
+  const played = typedField(body, 'Played', asBoolean, 'true or false');
+  const playCount = typedField(body, 'PlayCount', asCount, 'a whole number');
+  const ticks = typedField(body, 'PlaybackPositionTicks', asNumber, 'a number of ticks from 0');
+  const lastPlayed = field(body, 'LastPlayedDate');
+  const lastPlayedAt =
+    lastPlayed === null ? null : typedField(body, 'LastPlayedDate', asDate, 'an ISO 8601 date');
+  if (playCount !== undefined && playCount < 0) throw badRequest('PlayCount must be a whole number');
+  const replace = {
+    ...(played !== undefined ? { played } : {}),
+    ...(playCount !== undefined ? { playCount } : {}),
+    ...(ticks !== undefined ? { playbackPositionTicks: Math.round(ticks) } : {}),
+    ...(lastPlayedAt !== undefined ? { lastPlayedAt } : {}),
+  };
+  return {
+    ...(isFavorite !== undefined ? { isFavorite } : {}),
+    ...(Object.keys(replace).length > 0 ? { replace } : {}),
+  };
+}
+
 export function playedMedia(item: PlaybackItem): PlayedMedia {
   const runtime = item.file?.mediaInfo?.durationSeconds ?? null;
   return {
@@ -179,17 +218,8 @@ export function registerPlaybackRoutes(routes: ProtocolRoutes): void {
   routes.signedIn(
     'POST',
     ['/Users/:userId/Items/:id/UserData', '/UserItems/:id/UserData'],
-    async (request, _reply, player) => {
-      const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
-      const played = field(body, 'Played');
-      const favorite = field(body, 'IsFavorite');
-      const position = asNumber(field(body, 'PlaybackPositionTicks'));
-      return setUserData(player, itemParam(request, player), {
-        ...(typeof played === 'boolean' ? { played } : {}),
-        ...(typeof favorite === 'boolean' ? { isFavorite: favorite } : {}),
-        ...(position !== undefined ? { playbackPositionTicks: Math.round(position) } : {}),
-      });
-    },
+    async (request, _reply, player) =>
+      setUserData(player, itemParam(request, player), userDataChangeOf(request.body)),
   );
   routes.signedIn(
     'GET',

@@ -118,15 +118,33 @@ export class ProtocolRoutes {
     };
   }
 
-  private assertEnabled(): void {
-    if (!this.deps.enabled()) {
-      throw new AppError(
-        503,
-        'PROTOCOL_NOT_SUPPORTED',
-        'this node does not serve the requested client protocol',
-      );
-    }
+  /**
+   * Every path below `prefix` (a protocol this node does not serve) answers 503 PROTOCOL_NOT_SUPPORTED
+   * rather than 404, so a player learns the protocol is off, not that the server is not one.
+   */
+  unserved(prefix: string): void {
+    this.app.route({
+      // The methods players use (HEAD comes with GET; OPTIONS stays with the browser preflight).
+      method: ['GET', 'POST', 'DELETE'],
+      url: `${prefix}/*`,
+      config: { auth: { direct: 'player', access: 'anonymous' } },
+      handler: async () => {
+        throw protocolNotSupported();
+      },
+    });
   }
+
+  private assertEnabled(): void {
+    if (!this.deps.enabled()) throw protocolNotSupported();
+  }
+}
+
+function protocolNotSupported(): AppError {
+  return new AppError(
+    503,
+    'PROTOCOL_NOT_SUPPORTED',
+    'this node does not serve the requested client protocol',
+  );
 }
 
 /** A path and its forms: routes are also reachable below /emby (handled by the server's URL rewrite). */
