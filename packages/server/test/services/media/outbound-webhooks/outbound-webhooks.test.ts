@@ -49,6 +49,17 @@ describe.each(installBackends())('outbound webhooks on $label', (backend) => {
         `/api/media/outbound-webhooks/deliveries${query}`,
       )
     ).body.deliveries;
+  /** A console account holding only these permissions, signed in; answers its admin token. */
+  const consoleAccount = async (username: string, permissions: string[]) => {
+    const password = `${username}-password-1`;
+    const user = await env.api('POST', '/api/auth/admin/users', { username, password, permissions });
+    expect(user.status).toBe(201);
+    const login = await call(env.entrance, 'POST', '/api/auth/login', {
+      body: { username, password, client: 'console' },
+    });
+    expect(login.status).toBe(200);
+    return String(login.body.adminToken);
+  };
   const deliveriesOf = async (endpointId: string) => deliveries(`?endpointId=${endpointId}`);
   const arrived = (prefix: string) => receiver.requests.filter((request) => request.url.startsWith(prefix));
   const eventsOf = async (libraryId: string) =>
@@ -219,17 +230,7 @@ describe.each(installBackends())('outbound webhooks on $label', (backend) => {
   });
 
   it('needs the settings permission: 401 without a token, 403 for an administrator account without it', async () => {
-    const user = await env.api<{ id: string }>('POST', '/api/auth/admin/users', {
-      username: 'librarian',
-      password: 'librarian-password-1',
-      permissions: ['library'],
-    });
-    expect(user.status).toBe(201);
-    const login = await call(env.entrance, 'POST', '/api/auth/login', {
-      body: { username: 'librarian', password: 'librarian-password-1', client: 'console' },
-    });
-    expect(login.status).toBe(200);
-    const librarian = String(login.body.adminToken);
+    const librarian = await consoleAccount('librarian', ['library']);
     const id = '00000000-0000-4000-8000-000000000001';
     const routes: [string, string, unknown?][] = [
       ['GET', '/api/media/outbound-webhooks'],
@@ -254,16 +255,7 @@ describe.each(installBackends())('outbound webhooks on $label', (backend) => {
   });
 
   it('reserves allowPrivateNetwork to administrators: a settings delegate can neither set, keep nor test-send it', async () => {
-    const user = await env.api('POST', '/api/auth/admin/users', {
-      username: 'webhook-delegate',
-      password: 'delegate-password-1',
-      permissions: ['settings'],
-    });
-    expect(user.status).toBe(201);
-    const login = await call(env.entrance, 'POST', '/api/auth/login', {
-      body: { username: 'webhook-delegate', password: 'delegate-password-1', client: 'console' },
-    });
-    const delegate = String(login.body.adminToken);
+    const delegate = await consoleAccount('webhook-delegate', ['settings']);
     const adminOnly = (answer: { status: number; body: ErrorAnswer }) => {
       expect(answer.status).toBe(403);
       expect(answer.body.error.code).toBe('ADMIN_ONLY_SETTING');
