@@ -144,7 +144,7 @@ describe.each(installBackends())('the play-agent with real clients on $label', (
       DeviceId: 'dev-emby-1',
     });
 
-    // The protocol server information setting shows on /System/Info/Public at once (within a second).
+    // The protocol server information setting shows on Emby's /System/Info/Public at once (within a second).
     const renamed = await env.admin('PUT', '/api/media/protocol/proto_a/settings', {
       serverName: 'Home',
       productName: 'Home Media',
@@ -153,12 +153,12 @@ describe.each(installBackends())('the play-agent with real clients on $label', (
     expect(renamed.body).toEqual({ serverName: 'Home', productName: 'Home Media' });
     await waitFor(
       async () =>
-        (await call(env.playAgent, 'GET', '/System/Info/Public')).body.ServerName === 'Home'
+        (await call(env.playAgent, 'GET', '/emby/System/Info/Public')).body.ServerName === 'Home'
           ? true
           : undefined,
       3_000,
     );
-    expect((await call(env.playAgent, 'GET', '/System/Info/Public')).body).toMatchObject({
+    expect((await call(env.playAgent, 'GET', '/emby/System/Info/Public')).body).toMatchObject({
       ServerName: 'Home',
       ProductName: 'Home Media',
       Id: info.body.Id,

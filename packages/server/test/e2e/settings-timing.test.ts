@@ -208,7 +208,8 @@ describe.each(installBackends())('when each setting takes effect, on $label', (b
     expect(saved.status).toBe(200);
     const shownAfter = await timeUntil(
       async () => {
-        const info = await call(env.playAgent, 'GET', '/System/Info/Public');
+        // Emby apps' form: Jellyfin apps always see the product name `Jellyfin Server`.
+        const info = await call(env.playAgent, 'GET', '/emby/System/Info/Public');
         return info.body.ServerName === 'Timing Server' && info.body.ProductName === 'Timing Product';
       },
       3_000,

@@ -3,6 +3,7 @@ import { CLIENT_PROTOCOLS } from '@svc/contracts';
 import { createServer } from '../../platform/http/create-server.js';
 import { allowBrowserClients } from './proto-a/browser-access.js';
 import { acceptEmptyJsonBodies } from './proto-a/empty-json-body.js';
+import { stripClientPrefix } from './proto-a/dialect.js';
 import { loadSettings } from '../../platform/settings.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { PlaybackGate } from './access/playback-gate.js';
@@ -23,9 +24,6 @@ import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js'
 import { MediaClient } from './upstream/media-client.js';
 import { ServiceClient } from './upstream/service-client.js';
 import { UserClient } from './upstream/user-client.js';
-
-/** The optional prefix Emby clients put before every path. */
-const EMBY_PREFIX = /^\/emby(?=\/|\?|$)/i;
 
 /**
  * Path prefixes of the announced client protocols this node never serves (the spec names no paths for
@@ -51,10 +49,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     // Downloads of large files may take hours; the request timeout only bounds receiving the request.
     requestTimeoutMs: 0,
     caseInsensitiveRoutes: true,
-    rewriteUrl: (url) => {
-      const rewritten = url.replace(EMBY_PREFIX, '');
-      return rewritten === '' || rewritten.startsWith('?') ? `/${rewritten}` : rewritten;
-    },
+    // The client families' optional path prefixes (/emby, /jellyfin, …; proto-a/dialect.ts).
+    rewriteUrl: stripClientPrefix,
   });
   allowBrowserClients(app);
   acceptEmptyJsonBodies(app);

@@ -2,9 +2,11 @@ import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, forbidden } from '../../../platform/http/errors.js';
 import { readClientAuthorization } from '../stream/authorization.js';
+import { announcedProduct } from './dialect.js';
 import { userDto, type ServerIdentity } from './dto.js';
 import { fromProtocolId, toProtocolId } from './ids.js';
 import type { ProtocolRoutes } from './protocol.js';
+import { signInFields } from './sign-in-request.js';
 
 /** Emby clients send `Pw`; some older ones `Password` as well (or only). Field names are case-insensitive. */
 const authenticateSchema = z.record(z.string(), z.unknown()).transform((body) => {
@@ -35,8 +37,7 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
       LocalAddresses: [address],
       RemoteAddresses: [],
       ServerName: server.serverName,
-      ProductName: server.productName,
-      Version: server.version,
+      ...announcedProduct(request, server),
       OperatingSystem: 'Linux',
       Id: server.serverId,
       StartupWizardCompleted: true,
@@ -74,15 +75,15 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     };
   });
 
-  routes.anonymous(['GET', 'POST'], ['/System/Ping'], async (_request, reply) =>
-    reply.type('text/plain; charset=utf-8').send(deps.server().productName),
+  routes.anonymous(['GET', 'POST'], ['/System/Ping'], async (request, reply) =>
+    reply.type('text/plain; charset=utf-8').send(announcedProduct(request, deps.server()).ProductName),
   );
 
   // No list of accounts for strangers: players sign in by name.
   routes.anonymous('GET', ['/Users/Public'], async () => []);
 
   routes.anonymous('POST', ['/Users/AuthenticateByName'], async (request) => {
-    const parsed = authenticateSchema.safeParse(request.body ?? {});
+    const parsed = authenticateSchema.safeParse(signInFields(request));
     const username = parsed.success ? parsed.data.username?.trim() : undefined;
     if (!parsed.success || !username) throw badRequest('Username is required');
     if (username.length > 256 || parsed.data.password.length > 1024) throw badRequest('sign-in too long');
