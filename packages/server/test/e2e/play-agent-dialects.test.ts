@@ -9,6 +9,7 @@ import {
   getLibraryApi,
   getSystemApi,
   getAuthenticationApi,
+  getBrandingApi,
   getUserViewApi,
 } from '@jellyfin/sdk/lib/utils/api/index.js';
 import { compareVersions } from '@jellyfin/sdk/lib/utils/versioning.js';
@@ -91,6 +92,9 @@ describe.each(installBackends())(
       expect(compareVersions(best!.systemInfo!.Version!, KOTLIN_SDK_MINIMUM)).toBeGreaterThanOrEqual(0);
 
       const api = jellyfin.createApi(best!.address);
+      // The sign-in screens (Android TV, Findroid, jellyfin-web) ask for branding and Quick Connect first.
+      expect((await getBrandingApi(api).getBrandingOptions()).data).toMatchObject({ LoginDisclaimer: '' });
+      expect((await getAuthenticationApi(api).getQuickConnectEnabled()).data).toBe(false);
       const auth = await getAuthenticationApi(api).authenticateUserByName({
         authenticateUserByName: { Username: 'dialect', Pw: 'dialect-password-1' },
       });

@@ -10,6 +10,7 @@ import { PlaybackGate } from './access/playback-gate.js';
 import { TokenResolver } from './access/token-resolver.js';
 import { PolicyRefresher } from './policy-refresher.js';
 import { registerBrowseRoutes } from './proto-a/browse.routes.js';
+import { registerLoginPageRoutes } from './proto-a/login-page.routes.js';
 import { registerPlaybackRoutes } from './proto-a/playback.routes.js';
 import { ProtocolRoutes } from './proto-a/protocol.js';
 import { ResponseCache } from './proto-a/response-cache.js';
@@ -119,6 +120,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     logger,
   });
   registerSystemRoutes(routes);
+  registerLoginPageRoutes(routes);
   registerBrowseRoutes(routes);
   registerPlaybackRoutes(routes);
   registerStreamRoutes(routes);
