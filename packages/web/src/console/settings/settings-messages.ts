@@ -93,7 +93,7 @@ const en = {
   },
   protocolInfo: {
     title: 'Protocol server information',
-    help: 'What players show as the server (PROTO_A /System/Info/Public).',
+    help: 'What players show as the server (PROTO_A /System/Info/Public). Emby apps show this product name; Jellyfin apps always see Jellyfin Server, the only one they accept.',
     serverName: 'Server name',
     productName: 'Product name',
   },
@@ -223,7 +223,7 @@ const zh: Shape<typeof en> = {
   },
   protocolInfo: {
     title: '协议服务器信息',
-    help: '播放器显示的服务器信息（PROTO_A /System/Info/Public）。',
+    help: '播放器显示的服务器信息（PROTO_A /System/Info/Public）。Emby 应用显示此产品名称；Jellyfin 应用只接受 Jellyfin Server，始终看到它。',
     serverName: '服务器名称',
     productName: '产品名称',
   },
