@@ -146,8 +146,7 @@ export class NodeManagementService {
   }
 
   async get(nodeId: string): Promise<NodeView> {
-    const [row, ports] = await Promise.all([this.require(nodeId), this.registeredPorts()]);
-    return this.view(row, this.options.clock.now(), ports);
+    return this.viewOf(await this.require(nodeId));
   }
 
   /** The address a play-agent without public_base_url of its own answers players with: its external address. */
@@ -168,8 +167,7 @@ export class NodeManagementService {
       input.serviceType === 'manual-play-agent-endpoint'
         ? await this.createManual(nodeId, input, actor)
         : await this.createWorker(nodeId, input);
-    const view = this.view(row, this.options.clock.now(), await this.registeredPorts());
-    return { node: view, credentials: this.credentialsOf(row) };
+    return { node: await this.viewOf(row), credentials: this.credentialsOf(row) };
   }
 
   /** Manual addresses need no licence and take no slot, in every edition. */
@@ -334,7 +332,7 @@ export class NodeManagementService {
           port: input.externalAddress.port ?? null,
         };
       }
-      return this.applyUpdate(this.nodes, nodeId, changes);
+      return this.viewOf(await this.applyUpdate(this.nodes, nodeId, changes));
     }
 
     if (row.service_type === 'svc-control-storage' && input.listenPort !== undefined) {
@@ -356,9 +354,10 @@ export class NodeManagementService {
     const movesPort =
       row.service_type === 'svc-play-agent' &&
       (input.expectedHost !== undefined || input.listenPort !== undefined);
-    if (!movesPort) return this.applyUpdate(this.nodes, nodeId, changes);
+    if (!movesPort) return this.viewOf(await this.applyUpdate(this.nodes, nodeId, changes));
     // The resulting host and port must be free among the other play-agents, checked under the slots lock.
-    return this.nodes.withSlotsLock(async (locked) => {
+    // The view is made after the lock: the embedded database serves one transaction at a time.
+    const updated = await this.nodes.withSlotsLock(async (locked) => {
       const current = await locked.get(nodeId);
       if (!current) throw notFound('node');
       const host = input.expectedHost ?? current.expected_host;
@@ -369,16 +368,17 @@ export class NodeManagementService {
       if (host !== null) await this.chooseListenPort(locked, nodeId, host, port);
       return this.applyUpdate(locked, nodeId, changes);
     });
+    return this.viewOf(updated);
   }
 
   private async applyUpdate(
     repository: NodesRepository,
     nodeId: string,
     changes: NodeChanges,
-  ): Promise<NodeView> {
+  ): Promise<NodeRow> {
     const updated = await repository.update(nodeId, changes, this.now());
     if (!updated) throw notFound('node');
-    return this.view(updated, this.options.clock.now(), await this.registeredPorts());
+    return updated;
   }
 
   // --- Deleting ---------------------------------------------------------------------------------------
@@ -605,6 +605,10 @@ export class NodeManagementService {
       port: row.external_port,
       url: addressUrl(protocol, row.external_host, row.external_port),
     };
+  }
+
+  private async viewOf(row: NodeRow): Promise<NodeView> {
+    return this.view(row, this.options.clock.now(), await this.registeredPorts());
   }
 
   private view(row: NodeRow, now: number, ports: ReadonlyMap<string, number>): NodeView {
