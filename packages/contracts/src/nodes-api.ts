@@ -254,8 +254,8 @@ export const playbackRouteSchema = z.object({
   url: z.string().nullable(),
   /**
    * `external-address` (set by an administrator), `manual-address`, or `direct-address`: the play-agent
-   * itself at the port it really listens on (a worker node's expected host; the built-in node's the host
-   * the portal was reached with, or SVC_PUBLIC_HOST), handed out until an external address is set.
+   * itself at the port it really listens on (a worker node's expected host; for the built-in node the
+   * host the portal was reached with, else SVC_PUBLIC_HOST), handed out until an external address is set.
    */
   source: z.enum(['external-address', 'direct-address', 'manual-address']),
   /** Node status, or the last /health probe of a manual address. */

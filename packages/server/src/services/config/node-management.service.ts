@@ -91,7 +91,7 @@ export interface NodeManagementOptions {
    * really listens on. Without it the configured port (default 19090) is shown.
    */
   registeredPlayAgents?: () => Promise<ReadonlyMap<string, string>>;
-  /** SVC_PUBLIC_HOST: the host of the built-in play-agent's direct address, before the one users reached. */
+  /** SVC_PUBLIC_HOST: the host of the built-in play-agent's direct address when a request names none. */
   publicHost?: string;
 }
 
@@ -548,15 +548,15 @@ export class NodeManagementService {
   /**
    * Reverse-proxy rule 8: until an external address is set, users get the play-agent's direct address,
    * plain http (the play-agent has no TLS) at the port it really listens on. The host: a worker node's
-   * expected host; the built-in node's SVC_PUBLIC_HOST, else the host the user reached the console with
-   * (the built-in play-agent runs on that machine). Null when no host is known.
+   * expected host; the built-in node's the host the user reached the console with (the built-in
+   * play-agent runs on that machine), else SVC_PUBLIC_HOST. Null when no host is known.
    */
   private directAddress(
     row: NodeRow,
     ports: ReadonlyMap<string, number>,
     entranceHost: string | undefined,
   ): string | null {
-    const entrance = this.options.publicHost ?? entranceHost;
+    const entrance = entranceHost ?? this.options.publicHost;
     const host =
       row.scope === 'EMBEDDED' && entrance !== undefined ? hostnameOf(entrance) : row.expected_host;
     return host ? addressUrl('http', host, this.listenPortOf(row, ports)) : null;

@@ -6,6 +6,8 @@ import { createMediaComponent } from '../../../src/services/media/media.componen
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
 import { createPlayAgentComponent } from '../../../src/services/play-agent/play-agent.component.js';
+import { IDENTITY_HEADER, encodeIdentity } from '../../../src/platform/http/route-auth.js';
+import { SERVICE_TOKEN_HEADER } from '../../../src/platform/service-token.js';
 import { installBackends } from '../../support/install-backends.js';
 import { call, type Answer } from '../../support/playback-install.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
@@ -24,6 +26,7 @@ describe.each(installBackends())('the playback address of a fresh install on $la
   let port: number;
   let adminToken: string;
   let viewerToken: string;
+  let viewerId: string;
 
   const admin = <T>(method: string, route: string, body?: unknown) =>
     call<T>(entrance, method, route, { headers: { 'x-admin-token': adminToken }, body });
@@ -56,6 +59,8 @@ describe.each(installBackends())('the playback address of a fresh install on $la
         createPlayAgentComponent,
       ],
       backend.env,
+      // The installer's public host: used only when a request names no host.
+      { env: { SVC_PUBLIC_HOST: 'svc.example.test:18080' } },
     );
     entrance = install.url('frontend');
     port = install.context.settings.playAgent.listenPort;
@@ -71,10 +76,12 @@ describe.each(installBackends())('the playback address of a fresh install on $la
       body: { username: 'root', password: 'root-password-1', client: 'console' },
     });
     adminToken = String(login.body.adminToken);
-    expect(
-      (await admin('POST', '/api/auth/admin/users', { username: 'viewer', password: 'viewer-password-1' }))
-        .status,
-    ).toBe(201);
+    const created = await admin<{ id: string }>('POST', '/api/auth/admin/users', {
+      username: 'viewer',
+      password: 'viewer-password-1',
+    });
+    expect(created.status).toBe(201);
+    viewerId = created.body.id;
     const viewer = await call(entrance, 'POST', '/api/auth/login', {
       body: { username: 'viewer', password: 'viewer-password-1', client: 'portal' },
     });
@@ -106,6 +113,30 @@ describe.each(installBackends())('the playback address of a fresh install on $la
     // A client cannot smuggle the internal header past the entrance.
     expect(await builtInRoute({ 'x-svc-entrance-host': 'evil.example.test' })).toMatchObject({
       url: `http://127.0.0.1:${port}`,
+    });
+  });
+
+  it('falls back to SVC_PUBLIC_HOST when the request names no entrance host', async () => {
+    // A service's own call to the config service (no entrance in between) carries no entrance host.
+    const identity = encodeIdentity({
+      userId: viewerId,
+      username: 'viewer',
+      role: 'user',
+      permissions: [],
+      tokenKind: 'access',
+      tokenId: 'direct-call',
+      clientIp: '127.0.0.1',
+    });
+    const answer = await call<PlaybackRoutesResponse>(
+      install.url('config'),
+      'GET',
+      '/api/config/me/playback-routes',
+      { headers: { [SERVICE_TOKEN_HEADER]: install.context.serviceToken, [IDENTITY_HEADER]: identity } },
+    );
+    expect(answer.status).toBe(200);
+    expect(answer.body.routes.find((route) => route.id === BUILT_IN)).toMatchObject({
+      url: `http://svc.example.test:${port}`,
+      source: 'direct-address',
     });
   });
 
