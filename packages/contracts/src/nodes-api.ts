@@ -250,16 +250,30 @@ export const playbackRouteSchema = z.object({
   kind: z.enum(['node', 'endpoint']),
   id: z.string(),
   name: z.string(),
-  /** Null when the node has neither an external address nor an expected host yet. */
+  /** Null when the node has no external address and no host is known for its direct address. */
   url: z.string().nullable(),
-  /** `external-address`, `expected-address` (expected host + listen port) or `manual-address`. */
-  source: z.enum(['external-address', 'expected-address', 'manual-address']),
+  /**
+   * `external-address` (set by an administrator), `manual-address`, or `direct-address`: the play-agent
+   * itself at the port it really listens on (a worker node's expected host; for the built-in node the
+   * host the portal was reached with, else SVC_PUBLIC_HOST), handed out until an external address is set.
+   */
+  source: z.enum(['external-address', 'direct-address', 'manual-address']),
   /** Node status, or the last /health probe of a manual address. */
   health: z.enum(['online', 'offline', 'pending']),
 });
 export type PlaybackRoute = z.infer<typeof playbackRouteSchema>;
 export const playbackRoutesResponseSchema = z.object({ routes: z.array(playbackRouteSchema) });
 export type PlaybackRoutesResponse = z.infer<typeof playbackRoutesResponseSchema>;
+
+/**
+ * GET /api/config/internal/nodes/:nodeId/public-address (service token): the public base URL of a
+ * play-agent without public_base_url of its own, i.e. its external address; null while none is set.
+ */
+export const nodePublicAddressResponseSchema = z.object({
+  nodeId: z.string(),
+  publicBaseUrl: z.string().nullable(),
+});
+export type NodePublicAddressResponse = z.infer<typeof nodePublicAddressResponseSchema>;
 
 /** What the control plane asks an installed worker node to do with itself (docs/node-install.md). */
 export const NODE_LIFECYCLE_ACTIONS = ['upgrade', 'uninstall'] as const;

@@ -60,7 +60,8 @@ describe('console and portal end to end', () => {
     await page.locator(`[data-testid="user-row"][data-username="${VIEWER.username}"]`).waitFor();
     await console_.screenshot('users');
 
-    // The built-in play-agent's external address, so that the portal offers it as a playback route.
+    // A fresh install needs no playback address: until one is set, the built-in play-agent is handed out
+    // at its direct address, at the port it really listens on (the test moves it off 19090).
     const playAgentPort = install.env.PLAY_AGENT_LISTEN.split(':').pop()!;
     await page.getByTestId('nav-nodes').click();
     await page
@@ -68,15 +69,8 @@ describe('console and portal end to end', () => {
       .getByTestId('node-link')
       .click();
     await page.getByTestId('node-detail').waitFor();
-    await page.getByTestId('node-edit-button').click();
-    const edit = page.getByTestId('node-edit-form');
-    await edit.getByLabel('Protocol').click();
-    await page.getByRole('option', { name: 'http', exact: true }).click();
-    await page.getByTestId('node-form-external-host').fill('127.0.0.1');
-    await page.getByTestId('node-form-external-port').fill(playAgentPort);
-    await console_.screenshot('node-edit');
-    await page.getByTestId('node-edit-submit').click();
-    await page.getByTestId('node-edit-form').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('node-listen-port').innerText()).toBe(playAgentPort);
+    await page.getByTestId('node-direct-address').waitFor();
     await console_.screenshot('node-detail');
 
     // A mount of the generated media.
@@ -151,6 +145,7 @@ describe('console and portal end to end', () => {
       .poll(() => route.getByTestId('route-url').innerText())
       .toContain(`127.0.0.1:${playAgentPort}`);
     await expect.poll(() => route.getByTestId('route-health').getAttribute('data-health')).toBe('online');
+    await route.getByTestId('route-direct').waitFor();
     await portal.screenshot('my-routes');
 
     await page.getByTestId('nav-quota').click();

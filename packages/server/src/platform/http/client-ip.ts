@@ -32,6 +32,12 @@ export class ClientIpResolver {
     return this.ranges.some(([range, bits]) => address.kind() === range.kind() && address.match(range, bits));
   }
 
+  /** True when the socket peer is a trusted proxy, whose X-Forwarded-* headers may be believed. */
+  trusts(socketAddress: string): boolean {
+    const peer = normalise(socketAddress);
+    return peer !== undefined && this.isTrusted(peer);
+  }
+
   /**
    * The client address of a request at an entrance: the one the frontend passed on with the service
    * token (its hop is ours whatever SVC_TRUSTED_PROXIES says), else resolved from the socket peer.

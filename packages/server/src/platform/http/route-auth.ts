@@ -7,22 +7,34 @@ import { errorBody, unauthorized } from './errors.js';
 export const IDENTITY_HEADER = 'x-svc-identity';
 /** Header with the client address an entrance determined; trusted only together with the service token. */
 export const CLIENT_IP_HEADER = 'x-svc-client-ip';
+/**
+ * Header with the host (and port) the client reached the public entrance with (a trusted proxy's
+ * X-Forwarded-Host, else Host); trusted only together with the service token.
+ */
+export const ENTRANCE_HOST_HEADER = 'x-svc-entrance-host';
 /** Headers only a service may set: the entrances drop them from what a client sent. */
-const INTERNAL_HEADERS = [SERVICE_TOKEN_HEADER, IDENTITY_HEADER, CLIENT_IP_HEADER] as const;
+const INTERNAL_HEADERS = [
+  SERVICE_TOKEN_HEADER,
+  IDENTITY_HEADER,
+  CLIENT_IP_HEADER,
+  ENTRANCE_HOST_HEADER,
+] as const;
 
 /**
  * The request headers an entrance (frontend, gateway) passes on: the internal headers a client sent
- * are dropped, the service token and the client address it determined are set.
+ * are dropped, the service token, the client address and the entrance host it determined are set.
  */
 export function entranceHeaders(
   headers: Record<string, string | string[] | undefined>,
   serviceToken: string,
   clientIp: string,
+  entranceHost?: string,
 ): Record<string, string | string[] | undefined> {
   const copy = { ...headers };
   for (const name of INTERNAL_HEADERS) delete copy[name];
   copy[SERVICE_TOKEN_HEADER] = serviceToken;
   copy[CLIENT_IP_HEADER] = clientIp;
+  if (entranceHost !== undefined) copy[ENTRANCE_HOST_HEADER] = entranceHost;
   return copy;
 }
 

@@ -147,6 +147,8 @@ export const configComponentFactory =
       clock: context.clock,
       configUrl: nodeInstallBaseUrl(context.settings),
       lifecycle: new HttpNodeLifecycleSender(registeredAddress(database.db), context.serviceToken),
+      registeredPlayAgents: () => registry.newestNodeAddresses('svc-play-agent'),
+      publicHost: context.settings.publicHost,
       playbackPolicies: new HttpPlaybackPolicySource(async () => {
         const users = await registry.liveInstances({ service: 'svc-user' });
         return [...users].sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt))[0]?.baseUrl;

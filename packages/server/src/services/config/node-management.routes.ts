@@ -7,6 +7,7 @@ import {
   nodeCredentialsSchema,
   nodeLifecycleResponseSchema,
   nodeParamsSchema,
+  nodePublicAddressResponseSchema,
   nodeViewSchema,
   playbackRoutesResponseSchema,
   type NodeView,
@@ -18,6 +19,7 @@ import { settableFields } from '../../platform/audit/audit-details.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { unauthorized } from '../../platform/http/errors.js';
 import { identityOf, type GatewayRule } from '../../platform/http/route-auth.js';
+import { forwardedEntranceHost } from '../../platform/http/request-origin.js';
 import type { NodeManagementService } from './node-management.service.js';
 
 const NODE_ADMIN: GatewayRule = { kind: 'admin', anyOf: ['node'] };
@@ -180,7 +182,17 @@ export function registerNodeManagementRoutes(
     { config: { auth: { gateway: ACCOUNT } }, schema: { response: { 200: playbackRoutesResponseSchema } } },
     async (request) => {
       if (!request.identity) throw unauthorized('sign-in required');
-      return nodes.playbackRoutes(request.identity);
+      return nodes.playbackRoutes(request.identity, forwardedEntranceHost(request));
     },
+  );
+
+  // A play-agent without public_base_url looks its public address up here (service token).
+  app.get(
+    '/api/config/internal/nodes/:nodeId/public-address',
+    {
+      config: { auth: { service: true } },
+      schema: { params: nodeParamsSchema, response: { 200: nodePublicAddressResponseSchema } },
+    },
+    async (request) => nodes.publicAddress(request.params.nodeId),
   );
 }

@@ -12,6 +12,7 @@ import {
   type NodeCredentials,
   type NodeLifecycleAction,
   type NodeLifecycleResponse,
+  type NodePublicAddressResponse,
   type NodeView,
   type PlaybackRoute,
   type PlaybackRoutesResponse,
@@ -28,6 +29,7 @@ import { newNodeId } from './node-tokens.js';
 import type { NodeChanges, NodeRow, NodesRepository } from './nodes.repository.js';
 import { nodeStatusOf } from './nodes.service.js';
 import type { PlaybackPolicySource } from './playback-policy.client.js';
+import { hostnameOf } from '../../platform/http/request-origin.js';
 
 type WorkerType = 'svc-control-storage' | 'svc-play-agent';
 
@@ -84,6 +86,23 @@ export interface NodeManagementOptions {
   playbackPolicies: PlaybackPolicySource;
   /** Sends upgrade and uninstall commands to ONLINE worker nodes; without it none is sent (`not-sent`). */
   lifecycle?: NodeLifecycleSender;
+  /**
+   * The newest registered base URL of each play-agent node (the registry): its port is the one the node
+   * really listens on. Without it the configured port (default 19090) is shown.
+   */
+  registeredPlayAgents?: () => Promise<ReadonlyMap<string, string>>;
+  /** SVC_PUBLIC_HOST: the host of the built-in play-agent's direct address when a request names none. */
+  publicHost?: string;
+}
+
+/** The port of a registered base URL (the protocol's default when it names none). */
+function portOf(baseUrl: string): number | undefined {
+  try {
+    const url = new URL(baseUrl);
+    return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -116,17 +135,23 @@ export class NodeManagementService {
   // --- Reading ----------------------------------------------------------------------------------------
 
   async list(): Promise<ListNodesResponse> {
-    const [edition, slotsUsed, rows] = await Promise.all([
+    const [edition, slotsUsed, rows, ports] = await Promise.all([
       this.nodes.edition(),
       this.nodes.slotsUsed(),
       this.nodes.list(),
+      this.registeredPorts(),
     ]);
     const now = this.options.clock.now();
-    return { edition, slotsUsed, nodes: rows.map((row) => this.view(row, now)) };
+    return { edition, slotsUsed, nodes: rows.map((row) => this.view(row, now, ports)) };
   }
 
   async get(nodeId: string): Promise<NodeView> {
-    return this.view(await this.require(nodeId), this.options.clock.now());
+    return this.viewOf(await this.require(nodeId));
+  }
+
+  /** The address a play-agent without public_base_url of its own answers players with: its external address. */
+  async publicAddress(nodeId: string): Promise<NodePublicAddressResponse> {
+    return { nodeId, publicBaseUrl: this.externalAddress(await this.require(nodeId))?.url ?? null };
   }
 
   /** "Show full command": the tokens in full and the install command lines. */
@@ -142,7 +167,7 @@ export class NodeManagementService {
       input.serviceType === 'manual-play-agent-endpoint'
         ? await this.createManual(nodeId, input, actor)
         : await this.createWorker(nodeId, input);
-    return { node: this.view(row, this.options.clock.now()), credentials: this.credentialsOf(row) };
+    return { node: await this.viewOf(row), credentials: this.credentialsOf(row) };
   }
 
   /** Manual addresses need no licence and take no slot, in every edition. */
@@ -307,7 +332,7 @@ export class NodeManagementService {
           port: input.externalAddress.port ?? null,
         };
       }
-      return this.applyUpdate(this.nodes, nodeId, changes);
+      return this.viewOf(await this.applyUpdate(this.nodes, nodeId, changes));
     }
 
     if (row.service_type === 'svc-control-storage' && input.listenPort !== undefined) {
@@ -329,9 +354,10 @@ export class NodeManagementService {
     const movesPort =
       row.service_type === 'svc-play-agent' &&
       (input.expectedHost !== undefined || input.listenPort !== undefined);
-    if (!movesPort) return this.applyUpdate(this.nodes, nodeId, changes);
+    if (!movesPort) return this.viewOf(await this.applyUpdate(this.nodes, nodeId, changes));
     // The resulting host and port must be free among the other play-agents, checked under the slots lock.
-    return this.nodes.withSlotsLock(async (locked) => {
+    // The view is made after the lock: the embedded database serves one transaction at a time.
+    const updated = await this.nodes.withSlotsLock(async (locked) => {
       const current = await locked.get(nodeId);
       if (!current) throw notFound('node');
       const host = input.expectedHost ?? current.expected_host;
@@ -342,16 +368,17 @@ export class NodeManagementService {
       if (host !== null) await this.chooseListenPort(locked, nodeId, host, port);
       return this.applyUpdate(locked, nodeId, changes);
     });
+    return this.viewOf(updated);
   }
 
   private async applyUpdate(
     repository: NodesRepository,
     nodeId: string,
     changes: NodeChanges,
-  ): Promise<NodeView> {
+  ): Promise<NodeRow> {
     const updated = await repository.update(nodeId, changes, this.now());
     if (!updated) throw notFound('node');
-    return this.view(updated, this.options.clock.now());
+    return updated;
   }
 
   // --- Deleting ---------------------------------------------------------------------------------------
@@ -476,10 +503,10 @@ export class NodeManagementService {
 
   /**
    * The addresses an account enters into an Emby-compatible client: each play-agent node (its external
-   * address, else its expected host and listen port) and each manual address, as far as the account's node
-   * access allows; disabled records never.
+   * address, else its direct address) and each manual address, as far as the account's node access allows;
+   * disabled records never. `entranceHost` is the host[:port] the account reached the console with.
    */
-  async playbackRoutes(identity: Identity): Promise<PlaybackRoutesResponse> {
+  async playbackRoutes(identity: Identity, entranceHost?: string): Promise<PlaybackRoutesResponse> {
     const policy = await this.options.playbackPolicies.policy(identity.userId);
     if (policy.disabled || policy.nodeAccess.mode === 'NONE') return { routes: [] };
     const allowed = (kind: 'node' | 'endpoint', id: string) =>
@@ -487,7 +514,8 @@ export class NodeManagementService {
       policy.nodeAccess.entries.some((entry) => entry.kind === kind && entry.id === id);
     const now = this.options.clock.now();
     const routes: PlaybackRoute[] = [];
-    for (const row of await this.nodes.list()) {
+    const [rows, ports] = await Promise.all([this.nodes.list(), this.registeredPorts()]);
+    for (const row of rows) {
       if (row.disabled || row.service_type === 'svc-control-storage') continue;
       const status = nodeStatusOf(this.directoryFacts(row), now);
       const health = status === 'ONLINE' ? 'online' : status === 'offline' ? 'offline' : 'pending';
@@ -509,16 +537,45 @@ export class NodeManagementService {
         kind: 'node',
         id: row.node_id,
         name: row.name,
-        url: external
-          ? external.url
-          : row.expected_host
-            ? addressUrl('http', row.expected_host, row.listen_port ?? DEFAULT_PLAY_AGENT_PORT)
-            : null,
-        source: external ? 'external-address' : 'expected-address',
+        url: external ? external.url : this.directAddress(row, ports, entranceHost),
+        source: external ? 'external-address' : 'direct-address',
         health,
       });
     }
     return { routes };
+  }
+
+  /**
+   * Reverse-proxy rule 8: until an external address is set, users get the play-agent's direct address,
+   * plain http (the play-agent has no TLS) at the port it really listens on. The host: a worker node's
+   * expected host; the built-in node's the host the user reached the console with (the built-in
+   * play-agent runs on that machine), else SVC_PUBLIC_HOST. Null when no host is known.
+   */
+  private directAddress(
+    row: NodeRow,
+    ports: ReadonlyMap<string, number>,
+    entranceHost: string | undefined,
+  ): string | null {
+    const entrance = entranceHost ?? this.options.publicHost;
+    const host =
+      row.scope === 'EMBEDDED' && entrance !== undefined ? hostnameOf(entrance) : row.expected_host;
+    return host ? addressUrl('http', host, this.listenPortOf(row, ports)) : null;
+  }
+
+  /** Play-agents: the port of their newest registration, else the configured one (default 19090). */
+  private listenPortOf(row: NodeRow, ports: ReadonlyMap<string, number>): number {
+    return ports.get(row.node_id) ?? row.listen_port ?? DEFAULT_PLAY_AGENT_PORT;
+  }
+
+  /** Node id → the port in the newest registration of each play-agent. */
+  private async registeredPorts(): Promise<Map<string, number>> {
+    const ports = new Map<string, number>();
+    const addresses = (await this.options.registeredPlayAgents?.()) ?? new Map<string, string>();
+    for (const [nodeId, baseUrl] of addresses) {
+      const port = portOf(baseUrl);
+      if (port !== undefined) ports.set(nodeId, port);
+    }
+    return ports;
   }
 
   // --- Shapes -----------------------------------------------------------------------------------------
@@ -550,10 +607,14 @@ export class NodeManagementService {
     };
   }
 
-  private view(row: NodeRow, now: number): NodeView {
+  private async viewOf(row: NodeRow): Promise<NodeView> {
+    return this.view(row, this.options.clock.now(), await this.registeredPorts());
+  }
+
+  private view(row: NodeRow, now: number, ports: ReadonlyMap<string, number>): NodeView {
     const manual = row.service_type === 'manual-play-agent-endpoint';
     const playAgent = row.service_type === 'svc-play-agent';
-    const listenPort = playAgent ? (row.listen_port ?? DEFAULT_PLAY_AGENT_PORT) : null;
+    const listenPort = playAgent ? this.listenPortOf(row, ports) : null;
     const iso = (value: Date | string | null) => (value === null ? null : new Date(value).toISOString());
     return {
       nodeId: row.node_id,

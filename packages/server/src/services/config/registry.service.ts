@@ -60,6 +60,21 @@ export class RegistryService {
     return this.repository.listSeenSince(filter, new Date(this.now().getTime() - INSTANCE_LIVENESS_MS));
   }
 
+  /**
+   * The newest registered base URL of each node of a service (within the retention window, alive or not):
+   * where the node last said it listens, e.g. the real port of a play-agent.
+   */
+  async newestNodeAddresses(service: RegisteredService): Promise<Map<string, string>> {
+    const since = new Date(this.now().getTime() - INSTANCE_RETENTION_MS);
+    const addresses = new Map<string, string>();
+    // Newest first: the first record of a node is its newest.
+    for (const record of await this.repository.listSeenSince({ service }, since)) {
+      if (record.nodeId !== null && !addresses.has(record.nodeId))
+        addresses.set(record.nodeId, record.baseUrl);
+    }
+    return addresses;
+  }
+
   async prune(): Promise<number> {
     return this.repository.deleteSeenBefore(new Date(this.now().getTime() - INSTANCE_RETENTION_MS));
   }

@@ -5,6 +5,7 @@ import { createServer } from '../../platform/http/create-server.js';
 import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
 import { ClientIpResolver } from '../../platform/http/client-ip.js';
 import { entranceHeaders } from '../../platform/http/route-auth.js';
+import { entranceHostOf } from '../../platform/http/request-origin.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
 import { documentHeaders } from './document-headers.js';
@@ -30,7 +31,13 @@ export const createFrontendComponent: ComponentFactory = async (context) => {
       requestHeaders: (headers) => {
         // The hop to the gateway is ours: it carries the client address the login lock keys on, which
         // the gateway believes with the service token only (docs/auth.md, Gateway).
-        const copy = entranceHeaders(headers, context.serviceToken, clientIps.of(request));
+        // It also carries the host the user reached the console with (the playback routes' direct address).
+        const copy = entranceHeaders(
+          headers,
+          context.serviceToken,
+          clientIps.of(request),
+          entranceHostOf(request, clientIps),
+        );
         // In standalone the console always talks to the built-in storage node.
         if (topology === 'standalone') copy['x-storage-node-id'] = settings.embeddedStorageNodeId;
         return copy;

@@ -2,6 +2,7 @@ import { createServer } from '../../platform/http/create-server.js';
 import { enableStreamingProxy, forward } from '../../platform/http/stream-proxy.js';
 import { AppError } from '../../platform/http/errors.js';
 import { ClientIpResolver } from '../../platform/http/client-ip.js';
+import { entranceHostOf } from '../../platform/http/request-origin.js';
 import { IDENTITY_HEADER, encodeIdentity, entranceHeaders } from '../../platform/http/route-auth.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
@@ -58,7 +59,12 @@ export const gatewayFactory =
       );
       return forward(request, reply, upstream, {
         requestHeaders: (headers) => {
-          const copy = entranceHeaders(headers, context.serviceToken, clientIp);
+          const copy = entranceHeaders(
+            headers,
+            context.serviceToken,
+            clientIp,
+            entranceHostOf(request, clientIps),
+          );
           // Credentials stop here: services learn who is calling from the identity header.
           delete copy['x-admin-token'];
           if (identity) delete copy.authorization;

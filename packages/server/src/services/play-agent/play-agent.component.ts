@@ -17,6 +17,9 @@ import { ResponseCache } from './proto-a/response-cache.js';
 import { registerStreamRoutes } from './proto-a/stream.routes.js';
 import { PlaybackStreamer } from './proto-a/streamer.js';
 import { registerSystemRoutes } from './proto-a/system.routes.js';
+import { LocalAddress } from './proto-a/local-address.js';
+import { ClientIpResolver } from '../../platform/http/client-ip.js';
+import { PublicAddressLookup } from './upstream/public-address-lookup.js';
 import { ActivityReporter } from './reporting/activity-reporter.js';
 import { PlaySessions } from './reporting/play-sessions.js';
 import { UsageMeter } from './reporting/usage-meter.js';
@@ -100,6 +103,11 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     logger,
   });
 
+  // Without public_base_url the node's public address is its record's external address (spec).
+  const publicAddress = playAgent.publicBaseUrl
+    ? undefined
+    : new PublicAddressLookup({ config, nodeId: playAgent.nodeId, logger });
+
   const serverId = serverIdOf(context.serviceToken);
   const routes = new ProtocolRoutes(app, {
     server: () => ({ serverId, ...policy.serverInfo() }),
@@ -107,7 +115,11 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     nodeId: playAgent.nodeId,
     serviceToken: context.serviceToken,
     listenPort: playAgent.listenPort,
-    publicBaseUrl: playAgent.publicBaseUrl,
+    localAddress: new LocalAddress({
+      publicBaseUrl: playAgent.publicBaseUrl,
+      lookedUp: () => publicAddress?.current(),
+      proxies: new ClientIpResolver(context.settings.trustedProxies),
+    }),
     enabled: () => policy.serves('proto_a'),
     users,
     media,
@@ -158,11 +170,13 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       meter.start();
       sessions.start();
       policy.start();
+      publicAddress?.start();
       process.on('SIGHUP', reloadRate);
     },
     stop: async () => {
       process.off('SIGHUP', reloadRate);
       policy.stop();
+      publicAddress?.stop();
       sessions.close();
       await Promise.all([reporter.close(), meter.close()]);
     },

@@ -1011,7 +1011,7 @@ describe.each(installBackends())('node management through the gateway on $label'
       expect(ids).not.toContain('node-proxy-stranger');
       expect(all.find((route) => route.id === 'node-player-b')).toMatchObject({
         url: 'http://media.example.invalid:19095',
-        source: 'expected-address',
+        source: 'direct-address',
       });
       expect(all.find((route) => route.id === 'node-local-play-agent')).toMatchObject({
         url: 'https://home.example.invalid',

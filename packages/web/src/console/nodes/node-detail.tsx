@@ -69,6 +69,14 @@ function NodeDetailBody({ node }: { node: NodeView }) {
   const uninstallBlock = lifecycleBlock(node, 'uninstall');
   const blockReason = upgradeBlock ?? uninstallBlock;
   const close = () => setAction(null);
+  // Reverse-proxy rule 8: a play-agent without an external address is handed out at its direct address.
+  const directAddressHint =
+    node.serviceType === 'svc-play-agent' && node.externalAddress === null && node.listenPort !== null
+      ? t('detail.directAddress', {
+          port: node.listenPort,
+          host: isEmbedded(node) ? t('detail.directHostBuiltIn') : (node.expectedHost ?? '—'),
+        })
+      : null;
 
   return (
     <div data-testid="node-detail" data-node-id={node.nodeId}>
@@ -101,13 +109,26 @@ function NodeDetailBody({ node }: { node: NodeView }) {
             <Field label={t('columns.lastHeartbeat')}>
               {node.lastHeartbeatAt ? formatDateTime(node.lastHeartbeatAt) : t('never')}
             </Field>
-            <Field label={t('columns.externalAddress')}>{node.externalAddress?.url ?? '—'}</Field>
+            <Field label={t('columns.externalAddress')}>
+              {node.externalAddress?.url ?? '—'}
+              {directAddressHint && (
+                <Text size="xs" c="dimmed" data-testid="node-direct-address">
+                  {directAddressHint}
+                </Text>
+              )}
+            </Field>
             {!manual && (
               <Field label={t('detail.expectedAddress')}>
                 {node.expectedHost ? `${node.expectedHost}:${node.expectedPort ?? '—'}` : '—'}
               </Field>
             )}
-            {node.listenPort !== null && <Field label={t('detail.listenPort')}>{node.listenPort}</Field>}
+            {node.listenPort !== null && (
+              <Field label={t('detail.listenPort')}>
+                <span data-testid="node-listen-port" title={t('detail.listenPortHint')}>
+                  {node.listenPort}
+                </span>
+              </Field>
+            )}
             <Field label={t('detail.createdAt')}>{formatDateTime(node.createdAt)}</Field>
             <Field label={t('detail.updatedAt')}>{formatDateTime(node.updatedAt)}</Field>
             {node.note && <Field label={t('detail.note')}>{node.note}</Field>}

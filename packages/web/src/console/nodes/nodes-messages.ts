@@ -134,6 +134,11 @@ const en = {
     nodeId: 'Node id',
     expectedAddress: 'Expected address',
     listenPort: 'Listen port',
+    listenPortHint:
+      'Once the play-agent has registered: the port it reported; before that, the configured one.',
+    directAddress:
+      'Not set: users receive the direct address, http at port {{port}} of {{host}}, until you set one (for example after putting an HTTPS proxy in front).',
+    directHostBuiltIn: 'the host they reached the console with',
     note: 'Note',
     createdAt: 'Created',
     updatedAt: 'Updated',
@@ -345,6 +350,10 @@ const zh: Shape<typeof en> = {
     nodeId: '节点 ID',
     expectedAddress: '预期地址',
     listenPort: '监听端口',
+    listenPortHint: '播放节点注册后为其报告的端口；注册前为配置的端口。',
+    directAddress:
+      '未设置：在您设置外部地址之前（例如在前面部署 HTTPS 代理之后），用户获得直连地址：{{host}} 的 {{port}} 端口（HTTP）。',
+    directHostBuiltIn: '用户访问控制台所用的主机',
     note: '备注',
     createdAt: '创建时间',
     updatedAt: '更新时间',

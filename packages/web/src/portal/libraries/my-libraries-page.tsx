@@ -15,11 +15,12 @@ registerMessages('myLibraries', librariesMessages);
  * `<play-agent>/Videos/<playbackItemId>/stream?static=true&api_key=<access token>` (the play-agent accepts
  * the portal's `svc_acc_` token as `api_key`). The play-agent address is the first of the account's
  * playback routes that is online and has a url (GET /api/config/me/playback-routes), so the same node
- * access and quotas apply as for any player. In a standalone install where no route has a url yet (the
- * built-in play-agent has no external address), it falls back to `${location.protocol}//${location.hostname}:19090`:
- * the built-in play-agent listens on port 19090 of the same machine that serves the portal on 18080
- * (see playback/play-agent-base.ts). Playback is reported to that play-agent as Emby clients do
- * (playback/use-playback-reports.ts), so it shows in the activity log.
+ * access and quotas apply as for any player. Until an administrator sets an external address, the built-in
+ * play-agent's route is its direct address: the host the portal was reached with and the port the
+ * play-agent really listens on. Only when no route has a url does it guess
+ * `${location.protocol}//${location.hostname}:19090` (see playback/play-agent-base.ts). Playback is
+ * reported to that play-agent as Emby clients do (playback/use-playback-reports.ts), so it shows in the
+ * activity log.
  */
 export default function MyLibrariesPage() {
   return (

@@ -5,7 +5,10 @@ import { CopyRouteButton } from './copy-route-button.js';
 import { RouteHealthBadge } from './route-health-badge.js';
 import { splitServerAddress } from './server-address.js';
 
-/** One playback route: its address to enter into an app, a copy button and its health. */
+/**
+ * One playback route: its address to enter into an app, a copy button and its health. A play-agent's
+ * direct address (handed out until an administrator sets an external one) is marked as such.
+ */
 export function RouteCard({ route }: { route: PlaybackRoute }) {
   const { t } = useTranslation('myRoutes');
   const address = route.url ? splitServerAddress(route.url) : null;
@@ -45,7 +48,17 @@ export function RouteCard({ route }: { route: PlaybackRoute }) {
                     {t('https')}
                   </Badge>
                 )}
+                {route.source === 'direct-address' && (
+                  <Badge size="xs" variant="light" color="gray" data-testid="route-direct">
+                    {t('direct')}
+                  </Badge>
+                )}
               </Group>
+            )}
+            {route.source === 'direct-address' && (
+              <Text size="xs" c="dimmed" data-testid="route-direct-hint">
+                {t('directHint')}
+              </Text>
             )}
           </>
         ) : (

@@ -9,6 +9,9 @@ export const routesMessages = {
     howPassword: 'Password: the password you use to sign in here.',
     none: 'No playback route is available to your account. Ask your administrator for access.',
     noAddress: 'No address set yet: ask your administrator to set this node’s external address.',
+    direct: 'Direct',
+    directHint:
+      'The play-agent’s own address (plain HTTP). Your administrator can replace it with an external address, for example an HTTPS domain.',
     hostPort: 'Host {{host}} · port {{port}}',
     https: 'HTTPS',
     copyLabel: 'Copy the address of {{name}}',
@@ -16,7 +19,7 @@ export const routesMessages = {
     kind: { node: 'Play-agent node', endpoint: 'Reverse-proxy address' },
     source: {
       'external-address': 'external address',
-      'expected-address': 'direct address',
+      'direct-address': 'direct address',
       'manual-address': 'manual address',
     },
     health: { online: 'Online', offline: 'Offline', pending: 'Checking' },
@@ -31,6 +34,8 @@ export const routesMessages = {
     howPassword: '密码：您登录本门户所用的密码。',
     none: '您的账号没有可用的播放线路，请联系管理员开通。',
     noAddress: '尚未设置地址：请联系管理员为此节点设置外部地址。',
+    direct: '直连',
+    directHint: '播放节点自身的地址（HTTP）。管理员可将其替换为外部地址，例如 HTTPS 域名。',
     hostPort: '主机 {{host}} · 端口 {{port}}',
     https: 'HTTPS',
     copyLabel: '复制 {{name}} 的地址',
@@ -38,7 +43,7 @@ export const routesMessages = {
     kind: { node: '播放节点', endpoint: '反向代理地址' },
     source: {
       'external-address': '外部地址',
-      'expected-address': '直连地址',
+      'direct-address': '直连地址',
       'manual-address': '手动地址',
     },
     health: { online: '在线', offline: '离线', pending: '检测中' },

@@ -11,6 +11,7 @@ import { readClientAuthorization } from '../stream/authorization.js';
 import type { MediaClient } from '../upstream/media-client.js';
 import type { UserClient } from '../upstream/user-client.js';
 import type { ServerIdentity } from './dto.js';
+import type { LocalAddress } from './local-address.js';
 import { ProtocolQuery } from './query.js';
 import type { ResponseCache } from './response-cache.js';
 import type { PlaybackStreamer as Streamer } from './streamer.js';
@@ -25,7 +26,8 @@ export interface ProtocolDeps {
   nodeId: string;
   serviceToken: string;
   listenPort: number;
-  publicBaseUrl: string | undefined;
+  /** LocalAddress of System/Info (proto-a/local-address.ts). */
+  localAddress: LocalAddress;
   /** False while the node does not serve PROTO_A (its supported protocols or the policy): 503. */
   enabled: () => boolean;
   users: UserClient;

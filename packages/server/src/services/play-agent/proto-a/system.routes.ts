@@ -18,20 +18,13 @@ const authenticateSchema = z.record(z.string(), z.unknown()).transform((body) =>
   return { username: text('username'), password: text('pw') ?? text('password') ?? '' };
 });
 
-/** The address a player reached this node at: the configured public URL, else the request's own. */
-function localAddress(request: FastifyRequest, publicBaseUrl: string | undefined): string {
-  if (publicBaseUrl) return publicBaseUrl.replace(/\/+$/, '');
-  const host = request.headers.host ?? `127.0.0.1`;
-  return `${request.protocol}://${host}`;
-}
-
 /** Server information, sign-in and session capability routes. */
 export function registerSystemRoutes(routes: ProtocolRoutes): void {
   const { deps } = routes;
 
   /** What /System/Info/Public and /System/Info share. */
   const publicInfo = (request: FastifyRequest, server: ServerIdentity) => {
-    const address = localAddress(request, deps.publicBaseUrl);
+    const address = deps.localAddress.of(request);
     return {
       LocalAddress: address,
       LocalAddresses: [address],

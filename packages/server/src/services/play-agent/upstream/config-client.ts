@@ -1,17 +1,28 @@
 import {
+  nodePublicAddressResponseSchema,
   playAgentPolicySchema,
   resolveEndpointResponseSchema,
+  type NodePublicAddressResponse,
   type PlayAgentPolicy,
   type ResolveEndpointResponse,
 } from '@svc/contracts';
 import type { ServiceClient } from './service-client.js';
 
-/** The config service: the play-agent policy and the manual reverse-proxy addresses. */
+/** The config service: the play-agent policy, the node's public address and the manual reverse-proxy addresses. */
 export class ConfigClient {
   constructor(private readonly client: ServiceClient) {}
 
   policy(): Promise<PlayAgentPolicy> {
     return this.client.json('GET', '/api/config/internal/play-agent/policy', playAgentPolicySchema);
+  }
+
+  /** The node's external address, for a play-agent configured without public_base_url. */
+  publicAddress(nodeId: string): Promise<NodePublicAddressResponse> {
+    return this.client.json(
+      'GET',
+      `/api/config/internal/nodes/${encodeURIComponent(nodeId)}/public-address`,
+      nodePublicAddressResponseSchema,
+    );
   }
 
   resolveEndpoint(token: string): Promise<ResolveEndpointResponse> {

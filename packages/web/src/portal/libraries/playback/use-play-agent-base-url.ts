@@ -4,7 +4,7 @@ import { choosePlayAgentBaseUrl } from './play-agent-base.js';
 
 /**
  * The play-agent address the web player uses, from the account's playback routes (see
- * choosePlayAgentBaseUrl: an online route's address, else port 19090 of the portal's own host). Null while
+ * choosePlayAgentBaseUrl: an online route's address, else a guess at port 19090 of the portal's own host). Null while
  * the routes load; when they cannot be read the fallback address is used, so playback is not blocked by a
  * route listing problem (the play-agent still checks access itself).
  */
