@@ -153,6 +153,10 @@ describe.each(installBackends())('activity of streams on $label', (backend) => {
     for (const event of await eventsOf(matrix.mediaId)) {
       expect(event).toMatchObject({ client: 'Emby for Android', deviceName: 'Pixel', deviceId: 'pixel-7-1' });
     }
+    // The report places it by the app, not by the letters "ios" in "axios".
+    const devices = await env.admin('GET', `/api/auth/admin/reports/devices?preset=last24h&userId=${userId}`);
+    expect(devices.status, devices.text).toBe(200);
+    expect((devices.body.platforms as Json[]).map((row) => row.platform)).toEqual(['android']);
   });
 
   it('a report-less stream that plays is a session while its connection is open, ended when it closes', async () => {
