@@ -61,6 +61,13 @@ export const introspectResponseSchema = z.discriminatedUnion('active', [
     permissions: z.array(permissionSchema),
     tokenId: z.string(),
     expiresAt: z.string(),
+    /**
+     * Playback tokens: the client and device the player named when it signed in. Requests that carry only
+     * the token (a stream URL with `api_key`) are attributed to them.
+     */
+    device: z
+      .object({ client: z.string(), deviceName: z.string(), deviceId: z.string(), version: z.string() })
+      .optional(),
   }),
 ]);
 export type IntrospectResponse = z.infer<typeof introspectResponseSchema>;

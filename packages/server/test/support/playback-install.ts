@@ -1,4 +1,5 @@
 import { request, type Dispatcher } from 'undici';
+import type { Clock } from '../../src/platform/cache/index.js';
 import { configComponentFactory, type ConfigParts } from '../../src/services/config/config.component.js';
 import { createManualEndpoint, regenerateEndpointToken } from '../../src/services/config/nodes.repository.js';
 import { loadRole } from '../../src/runtime/roles.js';
@@ -60,6 +61,7 @@ export interface PlaybackInstall {
 export async function startPlaybackInstall(
   backendEnv: Record<string, string>,
   env: Record<string, string> = {},
+  options: { clock?: Clock } = {},
 ): Promise<PlaybackInstall> {
   const fixtures = await mediaFixtures();
   let config: ConfigParts | undefined;
@@ -72,7 +74,7 @@ export async function startPlaybackInstall(
       ...(await loadRole('play-agent')),
     ],
     backendEnv,
-    { env },
+    { env, ...(options.clock ? { clock: options.clock } : {}) },
   );
   const entrance = install.url('frontend');
   const playAgent = `http://127.0.0.1:${install.context.settings.playAgent.listenPort}`;

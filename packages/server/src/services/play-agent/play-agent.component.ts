@@ -77,7 +77,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   const config = new ConfigClient(client('svc-config', playAgent.configBaseUrl));
 
   const reporter = new ActivityReporter({ users, logger });
-  const sessions = new PlaySessions({ reporter, nodeId: playAgent.nodeId });
+  const sessions = new PlaySessions({ reporter, nodeId: playAgent.nodeId, now: () => context.clock.now() });
   // The meter tells the gate when a user's recorded use changed; the gate reads the meter's pending bytes.
   const recorded = new Set<(userId: string) => void>();
   const meter = new UsageMeter({

@@ -1,7 +1,13 @@
-import type { ActivityBatchRequest, ActivityEvent, StoredActivityEvent } from '@svc/contracts';
+import type {
+  ActivityBatchRequest,
+  ActivityEvent,
+  ReportPlatform,
+  StoredActivityEvent,
+} from '@svc/contracts';
 import type { Clock } from '../../platform/cache/index.js';
 import type { Logger } from '../../platform/logger.js';
 import type { ActivityLogRepository, ActivityRow, NewActivityRow } from './activity-log.repository.js';
+import { classifyPlatform } from './reports/platform.js';
 import type { Transactor } from './user-repositories.js';
 
 export interface ActivityLogServiceDeps {
@@ -20,7 +26,12 @@ export interface ActivityBatchResult {
   unknownUser: number;
 }
 
-function toRow(event: ActivityEvent, username: string, receivedAt: Date): NewActivityRow {
+function toRow(
+  event: ActivityEvent,
+  username: string,
+  receivedAt: Date,
+  platform: ReportPlatform,
+): NewActivityRow {
   return {
     event_id: event.eventId,
     user_id: event.userId,
@@ -48,6 +59,21 @@ function toRow(event: ActivityEvent, username: string, receivedAt: Date): NewAct
     result: event.result,
     reason: event.reason,
     extras: JSON.stringify(event.extras),
+    platform,
+  };
+}
+
+/** The platform of each event, classified once per distinct player of the batch. */
+function platformsOf(): (event: ActivityEvent) => ReportPlatform {
+  const known = new Map<string, ReportPlatform>();
+  return (event) => {
+    const key = `${event.client}\u0000${event.deviceName}\u0000${event.userAgent}`;
+    let platform = known.get(key);
+    if (platform === undefined) {
+      platform = classifyPlatform(event);
+      known.set(key, platform);
+    }
+    return platform;
   };
 }
 
@@ -62,12 +88,13 @@ export class ActivityLogService {
   async record(batch: ActivityBatchRequest): Promise<ActivityBatchResult> {
     const receivedAt = new Date(this.deps.clock.now());
     const userIds = [...new Set(batch.events.map((event) => event.userId))];
+    const platformOf = platformsOf();
     const result = await this.deps.transact(async ({ activity }) => {
       const usernames = await activity.usernames(userIds);
       const rows: NewActivityRow[] = [];
       for (const event of batch.events) {
         const username = usernames.get(event.userId);
-        if (username !== undefined) rows.push(toRow(event, username, receivedAt));
+        if (username !== undefined) rows.push(toRow(event, username, receivedAt, platformOf(event)));
       }
       const inserted = await activity.insertMany(rows);
       return { inserted, duplicates: rows.length - inserted, unknownUser: batch.events.length - rows.length };

@@ -137,6 +137,16 @@ export class AuthService {
       permissions: effectivePermissions(user),
       tokenId: token.id,
       expiresAt: new Date(token.expires_at).toISOString(),
+      ...(token.client === null && token.device_name === null && token.device_id === null
+        ? {}
+        : {
+            device: {
+              client: token.client ?? '',
+              deviceName: token.device_name ?? '',
+              deviceId: token.device_id ?? '',
+              version: token.client_version ?? '',
+            },
+          }),
     };
   }
 }

@@ -10,6 +10,7 @@ import type {
   NodeAccessMode,
   QuotaPeriod,
   QuotaUnit,
+  ReportPlatform,
   RouteKind,
   TokenKind,
 } from '@svc/contracts';
@@ -122,6 +123,11 @@ export interface ActivityLogTable {
   result: string | null;
   reason: string | null;
   extras: Json<Record<string, unknown>>;
+  /**
+   * The report's platform, classified when the event was stored (reports/platform.ts); null for events stored
+   * before migration V010, whose platform is the SQL rule activity_platform() of V007.
+   */
+  platform: ReportPlatform | null;
 }
 
 export interface UserDatabase {

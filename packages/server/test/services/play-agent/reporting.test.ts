@@ -8,12 +8,17 @@ import {
   MAX_EVENT_GAP_MS,
   PlaySessions,
   SESSION_IDLE_MS,
-  UNCLAIMED_BYTES_MS,
   type PlayContext,
   type PlayedMedia,
   type PlayReport,
 } from '../../../src/services/play-agent/reporting/play-sessions.js';
 import { UsageMeter } from '../../../src/services/play-agent/reporting/usage-meter.js';
+import {
+  BARE_STREAM_GRACE_MS,
+  BARE_STREAM_MIN_BYTES,
+  BARE_STREAM_MIN_OPEN_MS,
+  BARE_STREAM_PROGRESS_MS,
+} from '../../../src/services/play-agent/reporting/bare-streams.js';
 
 const logger = createLogger({ level: 'silent', component: 'test' });
 
@@ -252,6 +257,12 @@ function sessionsHarness() {
   return {
     sessions,
     events,
+    /** A whole connection of a byte route that wrote `bytes` (and ended at once). */
+    streamed(ctx: PlayContext, item: PlayedMedia, bytes: number) {
+      const connection = sessions.openStream(ctx, item, 'play');
+      connection.bytes(bytes);
+      connection.end();
+    },
     advance(ms: number) {
       clock += ms;
     },
@@ -350,85 +361,205 @@ describe('PlaySessions', () => {
     const h = sessionsHarness();
     const report = (type: 'start' | 'progress' | 'stop') =>
       h.sessions.report(type, context('tok-1'), media('item-1'), playing({ playSessionId: 'ps' }));
-    h.sessions.addStreamBytes(context('tok-1'), media('item-1'), 1_000);
-    h.sessions.addStreamBytes(context('tok-1'), media('item-1'), 500);
-    h.sessions.addStreamBytes(context('tok-1'), media('item-2'), 700); // another item
-    h.sessions.addStreamBytes(context('tok-2'), media('item-1'), 300); // another token
-    h.sessions.addStreamBytes(context('tok-1'), media('item-1'), 0);
-    h.sessions.addStreamBytes(context('tok-1'), media('item-1'), -5);
+    const connection = h.sessions.openStream(context('tok-1'), media('item-1'), 'play');
+    connection.bytes(1_000);
+    connection.bytes(500);
+    h.streamed(context('tok-1'), media('item-2'), 700); // another item
+    h.streamed(context('tok-2'), media('item-1'), 300); // another token
+    connection.bytes(0);
+    connection.bytes(-5);
     report('start');
     report('progress');
-    h.sessions.addStreamBytes(context('tok-1'), media('item-1'), 250);
-    h.sessions.addStreamBytes(context('tok-1'), media('item-1'), 50);
+    connection.bytes(250);
+    h.streamed(context('tok-1'), media('item-1'), 50); // a second connection of the same stream
     report('stop');
+    connection.end();
 
     const deltas = h.events.map((e) => e.bytesDelta);
     expect(deltas).toEqual([1_500, 0, 300]);
     expect(deltas.reduce((a, b) => a + b, 0)).toBe(1_800);
   });
 
-  it('bytes of another item or token are not attached; nobody claims them until the sweep', () => {
+  it('a probe (a short read of another item or token) leaves nothing, however many bytes it read', () => {
     const h = sessionsHarness();
-    h.sessions.addStreamBytes(context('tok-1'), media('item-2'), 700);
-    h.sessions.addStreamBytes(context('tok-2'), media('item-1'), 300);
+    h.streamed(context('tok-1'), media('item-2'), 50 * BARE_STREAM_MIN_BYTES);
+    h.streamed(context('tok-2'), media('item-1'), 300);
     h.sessions.report('start', context('tok-1'), media('item-1'), playing());
     h.sessions.report('stop', context('tok-1'), media('item-1'), playing());
     expect(h.events.map((e) => e.bytesDelta)).toEqual([0, 0]);
 
-    h.advance(UNCLAIMED_BYTES_MS);
+    h.advance(BARE_STREAM_GRACE_MS - 1);
     h.sessions.sweep();
-    const loose = h.events.slice(2);
-    expect(loose.map((e) => [e.eventType, e.mediaId, e.bytesDelta]).sort()).toEqual([
-      ['progress', 'item-1', 300],
-      ['progress', 'item-2', 700],
-    ]);
+    expect(h.sessions.streamsTracked).toBe(2);
+    h.advance(1);
+    h.sessions.sweep();
+    expect(h.sessions.streamsTracked).toBe(0);
+    h.advance(SESSION_IDLE_MS);
+    h.sessions.sweep();
+    h.sessions.close();
+    expect(h.events).toHaveLength(2);
   });
 
-  it('sweep(): unclaimed bytes become a progress event after UNCLAIMED_BYTES_MS, once', () => {
+  it('a stream without reports counts once it was open BARE_STREAM_MIN_OPEN_MS and sent BARE_STREAM_MIN_BYTES', () => {
     const h = sessionsHarness();
     const ctx = context('tok-9', { endpointId: 'ep-2' });
-    h.sessions.addStreamBytes(ctx, media('dl'), 4_096);
-    h.advance(UNCLAIMED_BYTES_MS - 1);
+    const openedAt = h.now;
+    const connection = h.sessions.openStream(ctx, media('long'), 'play');
+    connection.bytes(BARE_STREAM_MIN_BYTES);
+    h.advance(BARE_STREAM_MIN_OPEN_MS - 1);
     h.sessions.sweep();
     expect(h.events).toHaveLength(0);
 
     h.advance(1);
     h.sessions.sweep();
-    expect(h.events).toHaveLength(1);
-    expect(h.events[0]).toMatchObject({
-      eventType: 'progress',
-      mediaId: 'dl',
-      bytesDelta: 4_096,
-      durationMs: 0,
+    expect(h.events.map((e) => [e.eventType, e.durationMs, e.bytesDelta])).toEqual([
+      ['start', 0, BARE_STREAM_MIN_BYTES],
+      ['progress', BARE_STREAM_MIN_OPEN_MS, 0],
+    ]);
+    const [start] = h.events;
+    expect(start).toMatchObject({
+      mediaId: 'long',
+      occurredAt: new Date(openedAt).toISOString(),
       endpointId: 'ep-2',
-      nodeId: 'node-1',
-      result: null,
+      client: 'Emby Web',
+      positionSec: null,
+      reason: 'stream without playback reports',
     });
-    expect(h.events[0]!.sessionId.length).toBeGreaterThan(0);
+    expect(start!.sessionId).toMatch(/^stream-/);
+    expect(new Set(h.events.map((e) => e.sessionId)).size).toBe(1);
 
-    h.advance(UNCLAIMED_BYTES_MS);
+    // Open: a progress every BARE_STREAM_PROGRESS_MS with the time and bytes since the previous event.
+    connection.bytes(4_096);
+    h.advance(BARE_STREAM_PROGRESS_MS);
     h.sessions.sweep();
-    expect(h.events).toHaveLength(1);
+    expect(h.events.slice(2).map((e) => [e.eventType, e.durationMs, e.bytesDelta])).toEqual([
+      ['progress', BARE_STREAM_PROGRESS_MS, 4_096],
+    ]);
+
+    // Closed: the stop comes BARE_STREAM_GRACE_MS later, with the open time up to the close.
+    h.advance(10_000);
+    connection.end();
+    h.advance(BARE_STREAM_GRACE_MS - 1);
+    h.sessions.sweep();
+    expect(h.events).toHaveLength(3);
+    h.advance(1);
+    h.sessions.sweep();
+    expect(h.events.slice(3)).toMatchObject([
+      {
+        eventType: 'stop',
+        durationMs: 10_000,
+        bytesDelta: 0,
+        result: 'completed',
+        sessionId: start!.sessionId,
+      },
+    ]);
+    expect(h.sessions.streamsTracked).toBe(0);
   });
 
-  it('new bytes keep a stream unclaimed-but-alive: the clock restarts with each addition', () => {
+  it('a long stream of a few bytes, or a fast one closed early, is no session; reconnections add up', () => {
     const h = sessionsHarness();
-    h.sessions.addStreamBytes(context(), media(), 10);
-    h.advance(UNCLAIMED_BYTES_MS - 1_000);
-    h.sessions.addStreamBytes(context(), media(), 20);
-    h.advance(1_000);
+    const slow = h.sessions.openStream(context('tok-1'), media('slow'), 'play');
+    slow.bytes(BARE_STREAM_MIN_BYTES - 1);
+    h.streamed(context('tok-2'), media('fast'), 100 * BARE_STREAM_MIN_BYTES);
+    h.advance(10 * BARE_STREAM_MIN_OPEN_MS);
     h.sessions.sweep();
     expect(h.events).toHaveLength(0);
-    h.advance(UNCLAIMED_BYTES_MS);
+    slow.end();
+
+    // Open 20 s, a seek (a 10 s gap), open again: counted once the open time reaches the threshold.
+    const first = h.sessions.openStream(context('tok-3'), media('seek'), 'play');
+    first.bytes(BARE_STREAM_MIN_BYTES);
+    h.advance(20_000);
+    first.end();
+    h.advance(10_000);
     h.sessions.sweep();
-    expect(h.events.map((e) => e.bytesDelta)).toEqual([30]);
+    const second = h.sessions.openStream(context('tok-3'), media('seek'), 'play');
+    h.advance(BARE_STREAM_MIN_OPEN_MS - 20_000 - 1);
+    h.sessions.sweep();
+    expect(h.events).toHaveLength(0);
+    h.advance(1);
+    h.sessions.sweep();
+    expect(h.events.map((e) => [e.eventType, e.mediaId, e.durationMs])).toEqual([
+      ['start', 'seek', 0],
+      ['progress', 'seek', BARE_STREAM_MIN_OPEN_MS],
+    ]);
+    second.end();
+  });
+
+  it('a report takes over a stream: before the threshold no session of its own, after it that one stops', () => {
+    const h = sessionsHarness();
+    const early = h.sessions.openStream(context('tok-1'), media('item-1'), 'play');
+    early.bytes(10 * BARE_STREAM_MIN_BYTES);
+    h.advance(5_000);
+    h.sessions.report('start', context('tok-1'), media('item-1'), playing({ playSessionId: 'ps-1' }));
+    h.advance(10 * BARE_STREAM_MIN_OPEN_MS);
+    h.sessions.sweep();
+    expect(h.events.map((e) => [e.eventType, e.sessionId, e.bytesDelta])).toEqual([
+      ['start', 'ps-1', 10 * BARE_STREAM_MIN_BYTES],
+    ]);
+    early.end();
+
+    const late = h.sessions.openStream(context('tok-2'), media('item-2'), 'play');
+    late.bytes(BARE_STREAM_MIN_BYTES);
+    h.advance(BARE_STREAM_MIN_OPEN_MS);
+    h.sessions.sweep();
+    late.bytes(7);
+    h.sessions.report('start', context('tok-2'), media('item-2'), playing({ playSessionId: 'ps-2' }));
+    expect(
+      h.events.slice(1).map((e) => [e.eventType, e.sessionId.startsWith('stream-'), e.bytesDelta]),
+    ).toEqual([
+      ['start', true, BARE_STREAM_MIN_BYTES],
+      ['progress', true, 0],
+      ['stop', true, 7],
+      ['start', false, 0],
+    ]);
+    expect(h.events[3]).toMatchObject({ reason: 'a playback report took over', result: 'completed' });
+    late.end();
+  });
+
+  it('a stream whose reported session timed out while its bytes still flow is judged on its own', () => {
+    const h = sessionsHarness();
+    h.sessions.report('start', context(), media(), playing({ playSessionId: 'ps' }));
+    const connection = h.sessions.openStream(context(), media(), 'play');
+    connection.bytes(BARE_STREAM_MIN_BYTES);
+    h.advance(SESSION_IDLE_MS);
+    h.sessions.sweep();
+    expect(h.events.map((e) => [e.eventType, e.sessionId, e.bytesDelta])).toEqual([
+      ['start', 'ps', 0],
+      ['stop', 'ps', BARE_STREAM_MIN_BYTES],
+    ]);
+    connection.bytes(BARE_STREAM_MIN_BYTES);
+    h.advance(BARE_STREAM_MIN_OPEN_MS);
+    h.sessions.sweep();
+    expect(h.events.slice(2).map((e) => [e.eventType, e.bytesDelta, e.durationMs])).toEqual([
+      ['start', BARE_STREAM_MIN_BYTES, 0],
+      ['progress', 0, BARE_STREAM_MIN_OPEN_MS],
+    ]);
+    connection.end();
+  });
+
+  it('a long download counts as a session without watch time', () => {
+    const h = sessionsHarness();
+    const download = h.sessions.openStream(context(), media('dl'), 'download');
+    download.bytes(BARE_STREAM_MIN_BYTES);
+    h.advance(BARE_STREAM_MIN_OPEN_MS);
+    h.sessions.sweep();
+    download.end();
+    h.advance(BARE_STREAM_GRACE_MS);
+    h.sessions.sweep();
+    expect(h.events.map((e) => [e.eventType, e.durationMs])).toEqual([
+      ['start', 0],
+      ['progress', 0],
+      ['stop', 0],
+    ]);
+    expect(h.events[0]!.reason).toBe('download');
   });
 
   it('sweep(): a session idle for SESSION_IDLE_MS is closed with a stop event, result timeout', () => {
     const h = sessionsHarness();
     h.sessions.report('start', context(), media(), playing({ playSessionId: 'ps-idle' }));
     h.advance(SESSION_IDLE_MS - 60_000);
-    h.sessions.addStreamBytes(context(), media(), 999); // streamed but not reported yet
+    h.streamed(context(), media(), 999); // streamed but not reported yet
     h.advance(60_000 - 1);
     h.sessions.sweep();
     expect(h.events).toHaveLength(1);
@@ -463,12 +594,18 @@ describe('PlaySessions', () => {
     expect(h.sessions.open).toBe(1);
   });
 
-  it('close() emits everything open: a stop per session and the unclaimed bytes', () => {
+  it('close() emits everything open: a stop per session and per counted stream; probes leave nothing', () => {
     const h = sessionsHarness();
+    const counted = h.sessions.openStream(context('tok-3'), media('item-3'), 'play');
+    counted.bytes(BARE_STREAM_MIN_BYTES);
+    h.advance(BARE_STREAM_MIN_OPEN_MS);
+    h.sessions.sweep();
+    counted.bytes(200);
+    h.streamed(context('tok-4'), media('item-4'), 5_000); // a probe
+    h.events.length = 0;
     h.sessions.report('start', context('tok-1'), media('item-1'), playing({ playSessionId: 'a' }));
     h.sessions.report('start', context('tok-2'), media('item-1'), playing({ playSessionId: 'b' }));
-    h.sessions.addStreamBytes(context('tok-1'), media('item-1'), 100);
-    h.sessions.addStreamBytes(context('tok-3'), media('item-3'), 200);
+    h.streamed(context('tok-1'), media('item-1'), 100);
     h.advance(1_000);
 
     h.sessions.close();
@@ -476,16 +613,17 @@ describe('PlaySessions', () => {
     const closing = h.events.slice(2);
     expect(
       closing
-        .filter((e) => e.eventType === 'stop')
+        .filter((e) => e.eventType === 'stop' && !e.sessionId.startsWith('stream-'))
         .map((e) => e.sessionId)
         .sort(),
     ).toEqual(['a', 'b']);
     expect(closing.find((e) => e.sessionId === 'a')!.bytesDelta).toBe(100);
-    const loose = closing.filter((e) => e.eventType === 'progress');
-    expect(loose.map((e) => [e.mediaId, e.bytesDelta])).toEqual([['item-3', 200]]);
+    const stream = closing.filter((e) => e.sessionId.startsWith('stream-'));
+    expect(stream.map((e) => [e.eventType, e.mediaId, e.bytesDelta, e.result])).toEqual([
+      ['stop', 'item-3', 200, 'interrupted'],
+    ]);
     expect(h.sessions.open).toBe(0);
-    const total = h.events.reduce((sum, e) => sum + e.bytesDelta, 0);
-    expect(total).toBe(300);
+    expect(h.sessions.streamsTracked).toBe(0);
     expect(closing.find((e) => e.sessionId === 'a')).toMatchObject({ result: 'interrupted' });
   });
 
@@ -503,7 +641,7 @@ describe('PlaySessions', () => {
     const h = sessionsHarness();
     h.sessions.report('start', context(), media('item-1'), playing({ playSessionId: 'ps' }));
     h.advance(3_000);
-    h.sessions.addStreamBytes(context(), media('item-2'), 500);
+    h.streamed(context(), media('item-2'), 500);
     h.sessions.report('progress', context(), media('item-2'), playing({ playSessionId: 'ps' }));
     expect(h.events.map((e) => [e.mediaId, e.durationMs, e.bytesDelta])).toEqual([
       ['item-1', 0, 0],

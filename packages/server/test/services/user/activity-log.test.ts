@@ -173,6 +173,8 @@ describe.each(testBackends())('activity log on $label', (backend) => {
       result: 'ok',
       reason: 'user stopped',
       extras: { audioLanguage: 'jpn', subtitles: [1, 2], nested: { a: null } },
+      // Classified when stored (docs/report.md, Devices): the agent names an Apple TV.
+      platform: 'tv',
     });
     expect(await rowOf(start.eventId)).toMatchObject({
       user_id: aliceId,

@@ -109,6 +109,8 @@ describe.each(installBackends())('playback sign-in on $label', (backend) => {
       permissions: [],
       tokenId: body.tokenId,
       expiresAt: body.expiresAt,
+      // The app and device it signed in with: requests carrying only the token are attributed to them.
+      device: DEVICE,
     });
     expect(await api.introspect(body.accessToken, 'access')).toEqual({ active: false });
     expect(await api.introspect(body.accessToken, 'admin')).toEqual({ active: false });

@@ -121,7 +121,8 @@ function SessionRow({
           <Text size="xs" c="dimmed">
             {session.runtimeSec !== null
               ? t('sessions.position', {
-                  position: formatDuration(session.positionSec ?? 0),
+                  // A stream without playback reports has no known position: "—", not 0:00.
+                  position: formatDuration(session.positionSec),
                   runtime: formatDuration(session.runtimeSec),
                 })
               : t('sessions.positionOnly', { position: formatDuration(session.positionSec) })}

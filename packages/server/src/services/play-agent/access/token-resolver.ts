@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { TokenKind } from '@svc/contracts';
+import type { PlaybackDevice, TokenKind } from '@svc/contracts';
 import type { UserClient } from '../upstream/user-client.js';
 
 /** Who presented a token: the account and the token (a device signs in with its own token). */
@@ -11,6 +11,8 @@ export interface Player {
   tokenKind: TokenKind;
   tokenId: string;
   token: string;
+  /** The client and device the token was issued to (playback tokens that named one). */
+  device?: PlaybackDevice;
 }
 
 /** Token kinds a player may present: its own playback token, or a portal access token (web playback). */
@@ -50,6 +52,7 @@ export class TokenResolver {
               tokenKind: kind,
               tokenId: answer.tokenId,
               token,
+              ...(answer.device ? { device: answer.device } : {}),
             }
           : null;
         this.cache.set(token, { player });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ActivityEventType, PlaybackItem, PlaybackUserDataUpdate } from '@svc/contracts';
 import { AppError, badRequest, notFound } from '../../../platform/http/errors.js';
-import type { PlayedMedia } from '../reporting/play-sessions.js';
+import type { PlayedMedia } from '../reporting/play-context.js';
 import { assertSelf } from './browse.routes.js';
 import { runTimeTicks, userDataDto } from './dto.js';
 import { fromProtocolId, TICKS_PER_SECOND, toProtocolId } from './ids.js';

@@ -97,12 +97,7 @@ export class ProtocolRoutes {
     if (!player) throw unauthorized('the access token is not valid');
     const header = request.headers[ENDPOINT_TOKEN_HEADER];
     const endpointId = await this.deps.gate.endpointOf(typeof header === 'string' ? header : undefined);
-    const device: PlaybackDevice = {
-      client: auth.client,
-      deviceName: auth.deviceName,
-      deviceId: auth.deviceId,
-      version: auth.version,
-    };
+    const device = deviceOf(auth, player.device);
     const userAgent = request.headers['user-agent'];
     return {
       player,
@@ -147,6 +142,22 @@ function protocolNotSupported(): AppError {
     'PROTOCOL_NOT_SUPPORTED',
     'this node does not serve the requested client protocol',
   );
+}
+
+/**
+ * The client and device of a request: what the request names (authorization header, X-Emby-* headers or
+ * query) wins field by field; a field it leaves empty comes from the device the token was issued to, so a
+ * stream URL carrying only `api_key` is still attributed to the app that signed in.
+ */
+export function deviceOf(named: PlaybackDevice, issuedTo: PlaybackDevice | undefined): PlaybackDevice {
+  const client = named.client || (issuedTo?.client ?? '');
+  return {
+    client,
+    deviceName: named.deviceName || (issuedTo?.deviceName ?? ''),
+    deviceId: named.deviceId || (issuedTo?.deviceId ?? ''),
+    // A version belongs to its client: the token's only with the token's client.
+    version: named.version || (named.client ? '' : (issuedTo?.version ?? '')),
+  };
 }
 
 /** A path and its forms: routes are also reachable below /emby (handled by the server's URL rewrite). */

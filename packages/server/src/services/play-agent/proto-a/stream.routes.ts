@@ -51,14 +51,19 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       await deps.gate.admit(player.player, player.endpointId, { bytes: true });
       const media = playedMedia(item);
       const route = { userId: player.player.userId, endpointId: player.endpointId };
-      await deps.streamer.send(request, reply, {
-        file: item.file!,
-        ...(attachment ? { attachmentName: basename(item.file!.path) } : {}),
-        onBytes: (delta: number) => {
-          deps.meter.add(route, delta);
-          deps.sessions.addStreamBytes(player.context, media, delta);
-        },
-      });
+      const connection = deps.sessions.openStream(player.context, media, attachment ? 'download' : 'play');
+      try {
+        await deps.streamer.send(request, reply, {
+          file: item.file!,
+          ...(attachment ? { attachmentName: basename(item.file!.path) } : {}),
+          onBytes: (delta: number) => {
+            deps.meter.add(route, delta);
+            connection.bytes(delta);
+          },
+        });
+      } finally {
+        connection.end();
+      }
     };
 
   routes.signedIn(['GET', 'HEAD'], ['/Videos/:id/:file', '/Audio/:id/:file'], stream(false));

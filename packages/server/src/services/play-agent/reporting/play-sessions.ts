@@ -1,24 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { ActivityEventType, ActivityMediaType, PlaybackDevice } from '@svc/contracts';
+import type { ActivityEventType } from '@svc/contracts';
 import type { ActivityReporter } from './activity-reporter.js';
+import {
+  BareStreams,
+  streamKey,
+  type BareStreamEvent,
+  type StreamConnection,
+  type StreamKind,
+} from './bare-streams.js';
+import type { PlayContext, PlayedMedia } from './play-context.js';
 
-/** Who is playing, from where: the parts of an activity event that come from the request. */
-export interface PlayContext {
-  userId: string;
-  tokenId: string;
-  device: PlaybackDevice;
-  clientIp: string;
-  userAgent: string;
-  endpointId: string | null;
-}
-
-export interface PlayedMedia {
-  id: string;
-  type: ActivityMediaType;
-  name: string;
-  seriesName: string | null;
-  runtimeSec: number | null;
-}
+export type { PlayContext, PlayedMedia } from './play-context.js';
 
 export interface PlayReport {
   playSessionId?: string;
@@ -40,30 +32,22 @@ interface Session {
   paused: boolean;
 }
 
-interface StreamBytes {
-  context: PlayContext;
-  media: PlayedMedia;
-  bytes: number;
-  lastAt: number;
-}
-
 /** Longest watch time one event may carry: a gap beyond it is a player that went away, not watching. */
 export const MAX_EVENT_GAP_MS = 5 * 60_000;
 /** A session without any report for this long is closed with a stop event (reason `timeout`). */
 export const SESSION_IDLE_MS = 10 * 60_000;
-/** Streamed bytes no report claimed for this long are logged on their own (downloads, bare players). */
-export const UNCLAIMED_BYTES_MS = 2 * 60_000;
-
-const streamKey = (tokenId: string, mediaId: string) => `${tokenId}\u0000${mediaId}`;
+/** How often idle sessions and report-less streams are looked at. */
+export const SWEEP_MS = 5_000;
 
 /**
  * Turns the players' Playing / Progress / Stopped reports into activity events. The bytes of the streams
  * a player opened (counted on what was written to it) go with its next report of the same item through
- * the same token, so each event carries the bytes since the previous one.
+ * the same token, so each event carries the bytes since the previous one. Streams no report claims are
+ * judged by BareStreams: long ones become play sessions of their own, probes leave no trace.
  */
 export class PlaySessions {
   private readonly sessions = new Map<string, Session>();
-  private readonly streamed = new Map<string, StreamBytes>();
+  private readonly streams: BareStreams;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -72,29 +56,27 @@ export class PlaySessions {
       nodeId: string;
       now?: () => number;
     },
-  ) {}
+  ) {
+    this.streams = new BareStreams(() => this.now());
+  }
 
   private now(): number {
     return this.deps.now?.() ?? Date.now();
   }
 
   start(): void {
-    this.timer = setInterval(() => this.sweep(), 30_000);
+    this.timer = setInterval(() => this.sweep(), SWEEP_MS);
     this.timer.unref();
   }
 
-  /** Bytes written to a player for a media item. */
-  addStreamBytes(context: PlayContext, media: PlayedMedia, bytes: number): void {
-    if (bytes <= 0) return;
-    const key = streamKey(context.tokenId, media.id);
-    const entry = this.streamed.get(key);
-    if (entry) {
-      entry.bytes += bytes;
-      entry.lastAt = this.now();
-      entry.context = context;
-    } else {
-      this.streamed.set(key, { context, media, bytes, lastAt: this.now() });
-    }
+  /** A byte route began writing a media item to a player: its bytes and end go to the returned handle. */
+  openStream(context: PlayContext, media: PlayedMedia, kind: StreamKind): StreamConnection {
+    return this.streams.open(context, media, kind, this.reported(context.tokenId, media.id));
+  }
+
+  /** Report-less streams kept (tests). */
+  get streamsTracked(): number {
+    return this.streams.size;
   }
 
   report(type: ActivityEventType, context: PlayContext, media: PlayedMedia, report: PlayReport): void {
@@ -120,9 +102,10 @@ export class PlaySessions {
     session.lastSeenAt = now;
     session.paused = report.isPaused;
     session.context = context;
+    this.streams.claim(context.tokenId, media.id).forEach((event) => this.emitStream(event));
     this.emit(session, type, {
       durationMs: Math.max(0, watchedMs),
-      bytes: this.takeBytes(context.tokenId, media.id),
+      bytes: this.streams.takeBytes(context.tokenId, media.id),
       positionSec: report.positionSec,
       playMethod: report.playMethod,
       result: type === 'stop' ? (report.failed ? 'failed' : 'completed') : null,
@@ -142,20 +125,30 @@ export class PlaySessions {
     return this.sessions.size;
   }
 
-  /** Closes idle sessions and logs bytes no report claimed. */
+  /** Closes idle sessions and moves the report-less streams on (counted, progress, ended). */
   sweep(): void {
     this.closeSessions((session, now) => now - session.lastSeenAt >= SESSION_IDLE_MS, {
       result: 'timeout',
       reason: `no report for ${Math.round(SESSION_IDLE_MS / 60_000)} minutes`,
     });
-    this.logUnclaimed((entry, now) => now - entry.lastAt >= UNCLAIMED_BYTES_MS);
+    this.streams
+      .sweep((tokenId, mediaId) => this.reported(tokenId, mediaId))
+      .forEach((event) => this.emitStream(event));
   }
 
   /** Logs everything still open (clean shutdown). */
   close(): void {
     if (this.timer) clearInterval(this.timer);
     this.closeSessions(() => true, { result: 'interrupted', reason: 'the play-agent stopped' });
-    this.logUnclaimed(() => true);
+    this.streams.close().forEach((event) => this.emitStream(event));
+  }
+
+  /** Whether a reported session of the token and item is open. */
+  private reported(tokenId: string, mediaId: string): boolean {
+    for (const session of this.sessions.values()) {
+      if (session.context.tokenId === tokenId && session.media.id === mediaId) return true;
+    }
+    return false;
   }
 
   private closeSessions(
@@ -168,7 +161,7 @@ export class PlaySessions {
       this.sessions.delete(session.key);
       this.emit(session, 'stop', {
         durationMs: 0,
-        bytes: this.takeBytes(session.context.tokenId, session.media.id),
+        bytes: this.streams.takeBytes(session.context.tokenId, session.media.id),
         positionSec: null,
         playMethod: 'DirectStream',
         ...outcome,
@@ -176,43 +169,24 @@ export class PlaySessions {
     }
   }
 
-  private logUnclaimed(due: (entry: StreamBytes, now: number) => boolean): void {
-    const now = this.now();
-    for (const [key, entry] of [...this.streamed]) {
-      if (!due(entry, now)) continue;
-      this.streamed.delete(key);
-      const session: Session = {
-        key,
-        sessionId: `stream-${randomUUID()}`,
-        context: entry.context,
-        media: entry.media,
-        lastEventAt: now,
-        lastSeenAt: now,
-        paused: false,
-      };
-      this.emit(session, 'progress', {
-        durationMs: 0,
-        bytes: entry.bytes,
-        positionSec: null,
-        playMethod: 'DirectStream',
-        result: null,
-        reason: 'bytes streamed without a playback report',
-      });
-    }
-  }
-
-  private takeBytes(tokenId: string, mediaId: string): number {
-    const key = streamKey(tokenId, mediaId);
-    const entry = this.streamed.get(key);
-    if (!entry) return 0;
-    this.streamed.delete(key);
-    return entry.bytes;
+  private emitStream(event: BareStreamEvent): void {
+    const session = { sessionId: event.sessionId, context: event.context, media: event.media };
+    this.emit(session, event.type, {
+      occurredAt: event.occurredAt,
+      durationMs: event.durationMs,
+      bytes: event.bytes,
+      positionSec: null,
+      playMethod: 'DirectStream',
+      result: event.result,
+      reason: event.reason,
+    });
   }
 
   private emit(
-    session: Session,
+    session: Pick<Session, 'sessionId' | 'context' | 'media'>,
     type: ActivityEventType,
     values: {
+      occurredAt?: number;
       durationMs: number;
       bytes: number;
       positionSec: number | null;
@@ -226,7 +200,7 @@ export class PlaySessions {
       eventId: randomUUID(),
       userId: context.userId,
       eventType: type,
-      occurredAt: new Date(this.now()).toISOString(),
+      occurredAt: new Date(values.occurredAt ?? this.now()).toISOString(),
       sessionId: session.sessionId.slice(0, 128),
       clientIp: context.clientIp.slice(0, 64),
       userAgent: context.userAgent.slice(0, 512),

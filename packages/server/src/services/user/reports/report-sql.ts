@@ -31,12 +31,13 @@ export function bucketSql(column: RawBuilder<unknown>, granularity: ReportGranul
 }
 
 /**
- * The platform of an event of the activity_log alias `alias`: the database function activity_platform()
- * (migration V007, REPORT_PLATFORM_PATTERNS: first match, else 'other'), the same one the sessions rollup uses.
+ * The platform of an event of the activity_log alias `alias`: the database function activity_event_platform()
+ * (migration V010: the column stored with the event, or for older events activity_platform() of V007), the
+ * same one the sessions rollup uses.
  */
 export function platformSql(alias: string): RawBuilder<ReportPlatform> {
   const column = (name: string) => sql.ref(`${alias}.${name}`);
-  return sql<ReportPlatform>`activity_platform(${column('client')}, ${column('device_name')}, ${column('user_agent')})`;
+  return sql<ReportPlatform>`activity_event_platform(${column('platform')}, ${column('client')}, ${column('device_name')}, ${column('user_agent')})`;
 }
 
 /** The filter as a WHERE condition on the activity_log alias `alias`. */

@@ -1,5 +1,6 @@
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
 import type { NewActivityRow } from '../../../../src/services/user/activity-log.repository.js';
+import { classifyPlatform } from '../../../../src/services/user/reports/platform.js';
 
 /** What the report tests vary in an activity event; the rest of the row is fixed. */
 export interface ActivityRowFields {
@@ -20,6 +21,8 @@ export interface ActivityRowFields {
 /** A row for ActivityLogRepository.insertMany, as the activity endpoint would store it. */
 export function activityRow(fields: ActivityRowFields): NewActivityRow {
   const deviceName = fields.deviceName ?? 'box';
+  const client = fields.client ?? 'Kodi';
+  const userAgent = fields.userAgent ?? 'Kodi/20';
   return {
     event_id: fields.eventId,
     user_id: fields.userId,
@@ -29,7 +32,7 @@ export function activityRow(fields: ActivityRowFields): NewActivityRow {
     received_at: new Date(),
     session_id: fields.sessionId,
     client_ip: '198.51.100.1',
-    user_agent: fields.userAgent ?? 'Kodi/20',
+    user_agent: userAgent,
     media_id: fields.mediaId ?? `m-${fields.mediaType}`,
     media_type: fields.mediaType,
     media_name: 'Item',
@@ -40,12 +43,13 @@ export function activityRow(fields: ActivityRowFields): NewActivityRow {
     runtime_sec: null,
     node_id: 'n',
     endpoint_id: null,
-    client: fields.client ?? 'Kodi',
+    client,
     device_name: deviceName,
     device_id: deviceName,
     play_method: 'DirectPlay',
     result: null,
     reason: null,
     extras: '{}',
+    platform: classifyPlatform({ client, deviceName, userAgent }),
   };
 }

@@ -1,9 +1,5 @@
-import {
-  REPORT_PLATFORM_PATTERNS,
-  type ActivityEvent,
-  type ActivityMediaType,
-  type ReportPlatform,
-} from '@svc/contracts';
+import { type ActivityEvent, type ActivityMediaType, type ReportPlatform } from '@svc/contracts';
+import { classifyPlatform } from '../../../../src/services/user/reports/platform.js';
 
 /*
  * The playback report computed the plain way from a list of events, independently of the SQL and of the
@@ -178,14 +174,14 @@ function refBuckets(from: number, to: number, granularity: string): number[] {
   return list;
 }
 
+/**
+ * The platform of an event: the user service classifies it when it stores the event (a user-agent parser and
+ * app names, not SQL), so the reference uses the same function; the report's SQL only groups by it.
+ */
 export function refPlatform(
   event: Pick<ActivityEvent, 'client' | 'deviceName' | 'userAgent'>,
 ): ReportPlatform {
-  const text = `${event.client} ${event.deviceName} ${event.userAgent}`;
-  for (const [platform, pattern] of REPORT_PLATFORM_PATTERNS) {
-    if (new RegExp(pattern, 'i').test(text)) return platform;
-  }
-  return 'other';
+  return classifyPlatform(event);
 }
 
 const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

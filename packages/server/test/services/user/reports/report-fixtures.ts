@@ -48,7 +48,7 @@ export interface FixtureDevice {
   userAgent: string;
 }
 
-/** Clients and devices covering every platform of REPORT_PLATFORM_PATTERNS (and `other`). */
+/** Clients and devices covering every report platform (`other` included). */
 export const DEVICES: readonly FixtureDevice[] = [
   { client: 'Emby for Android', deviceName: 'Pixel 8', userAgent: 'Dalvik/2.1.0 (Linux; U; Android 14)' },
   { client: 'Emby for Android', deviceName: 'Galaxy Tab', userAgent: 'Dalvik/2.1.0 (Linux; U; Android 13)' },
