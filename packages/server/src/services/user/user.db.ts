@@ -6,6 +6,7 @@ import type {
   ActivityMediaType,
   DelegablePermission,
   DriveAPlayMode,
+  LibraryAccessMode,
   NodeAccessEntry,
   NodeAccessMode,
   QuotaPeriod,
@@ -70,6 +71,13 @@ export interface UserNodeAccessTable {
   updated_at: Date;
 }
 
+export interface UserLibraryAccessTable {
+  user_id: string;
+  mode: LibraryAccessMode;
+  library_ids: Json<string[]>;
+  updated_at: Date;
+}
+
 export interface UserQuotasTable {
   user_id: string;
   scope: 'total' | 'route';
@@ -130,6 +138,7 @@ export interface UserDatabase {
   auth_tokens: AuthTokensTable;
   audit_log: AuditLogTable;
   user_node_access: UserNodeAccessTable;
+  user_library_access: UserLibraryAccessTable;
   user_quotas: UserQuotasTable;
   user_traffic_daily: UserTrafficDailyTable;
   activity_log: ActivityLogTable;

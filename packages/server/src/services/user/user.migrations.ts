@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Migration } from '../../platform/db/index.js';
+import { libraryAccessMigration } from './library-access.migration.js';
 import { systemSettingsMigration } from '../shared/system-settings.migration.js';
 import { playSpanMigration } from './reports/play-span.migration.js';
 import { timeRollupMigration } from './reports/time-rollup.migration.js';
@@ -296,4 +297,5 @@ export const userMigrations: readonly Migration[] = [
   },
   timeRollupMigration,
   playSpanMigration,
+  libraryAccessMigration,
 ];
