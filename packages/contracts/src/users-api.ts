@@ -61,7 +61,11 @@ export const libraryAccessSchema = z
   })
   .superRefine((value, ctx) => {
     if (value.mode !== 'ALLOW_LIST' && value.libraryIds.length > 0) {
-      ctx.addIssue({ code: 'custom', path: ['libraryIds'], message: 'libraryIds are allowed only with ALLOW_LIST' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['libraryIds'],
+        message: 'libraryIds are allowed only with ALLOW_LIST',
+      });
     }
     if (new Set(value.libraryIds).size !== value.libraryIds.length) {
       ctx.addIssue({ code: 'custom', path: ['libraryIds'], message: 'a library is listed twice' });

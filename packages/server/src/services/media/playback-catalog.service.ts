@@ -140,13 +140,13 @@ export class PlaybackCatalogService {
       views: rows
         .filter((row) => allowsLibrary(libraries, row.id))
         .map((row) => ({
-        id: row.id,
-        name: row.name,
-        type: row.type,
-        itemCount: row.item_count,
-        dateCreated: row.created_at.toISOString(),
-        imageItemId: row.image_item_id,
-      })),
+          id: row.id,
+          name: row.name,
+          type: row.type,
+          itemCount: row.item_count,
+          dateCreated: row.created_at.toISOString(),
+          imageItemId: row.image_item_id,
+        })),
     };
   }
 

@@ -36,7 +36,6 @@ export function registerPortalRoutes(app: AppServer, portal: PortalService): voi
     '/api/media/me/items/:id/images/:type',
     auth,
     portalItemImageParamsSchema,
-    (id, type, range, reply, request) =>
-      portal.sendImage(identityOf(request), id, type, range, reply),
+    (id, type, range, reply, request) => portal.sendImage(identityOf(request), id, type, range, reply),
   );
 }

@@ -117,12 +117,12 @@ export class PortalService {
       libraries: views
         .filter((view) => allowsLibrary(libraries, view.id))
         .map((view) => ({
-        id: view.id,
-        name: view.name,
-        type: view.type,
-        itemCount: view.item_count,
-        posterItemId: view.image_item_id,
-      })),
+          id: view.id,
+          name: view.name,
+          type: view.type,
+          itemCount: view.item_count,
+          posterItemId: view.image_item_id,
+        })),
     };
   }
 
@@ -199,8 +199,7 @@ export class PortalService {
   private async visibleItem(viewer: PortalViewer, rawId: string): Promise<ItemRow> {
     const id = portalItemId(rawId);
     const row = id === null ? undefined : await this.itemRecords.get(id);
-    if (!row || !allowsLibrary(await this.access.forIdentity(viewer), row.library_id))
-      throw notFound('item');
+    if (!row || !allowsLibrary(await this.access.forIdentity(viewer), row.library_id)) throw notFound('item');
     return row;
   }
 

@@ -1,4 +1,4 @@
-import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
+import { Alert, Paper, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
@@ -17,6 +17,7 @@ import {
   toLibraryAccessBody,
   type LibraryAccessValues,
 } from './library-access-form.js';
+import { SaveRow } from './save-row.js';
 import { USERS_PATH, userPath } from './user-paths.js';
 
 /** Which libraries the user may browse and play: all of them, or the ones chosen (administrators: all). */
@@ -72,13 +73,7 @@ export function LibraryAccessForm({
             saveError={save.error}
             modeMessages="libraryAccess"
           />
-          {!readOnly && (
-            <Group justify="flex-end">
-              <Button type="submit" loading={save.isPending} data-testid="library-access-save">
-                {t('common:save')}
-              </Button>
-            </Group>
-          )}
+          <SaveRow readOnly={readOnly} pending={save.isPending} testId="library-access-save" />
         </Stack>
       </form>
     </Paper>

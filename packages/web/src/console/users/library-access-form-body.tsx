@@ -1,10 +1,11 @@
-import { MultiSelect, Radio, Stack, TagsInput, Text } from '@mantine/core';
+import { MultiSelect, TagsInput, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { libraryAccessModeSchema, listLibrariesResponseSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useApiQuery } from '../../api/hooks.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
+import { AccessModeRadios } from './access-mode-radios.js';
 import type { LibraryAccessValues } from './library-access-form.js';
 
 const MODES = libraryAccessModeSchema.options;
@@ -62,24 +63,13 @@ export function LibraryAccessFormBody({
   };
   return (
     <>
-      <Radio.Group
-        label={t(`${modeMessages}.mode`)}
-        {...form.getInputProps('mode')}
-        data-testid="library-access-mode"
-      >
-        <Stack gap="sm" mt="xs">
-          {MODES.map((mode) => (
-            <Radio
-              key={mode}
-              value={mode}
-              disabled={readOnly}
-              label={t(`${modeMessages}.modes.${mode}`)}
-              description={t(`${modeMessages}.modes.${mode}_help`)}
-              data-testid={`library-access-mode-${mode}`}
-            />
-          ))}
-        </Stack>
-      </Radio.Group>
+      <AccessModeRadios
+        input={form.getInputProps('mode')}
+        modes={MODES}
+        messages={modeMessages}
+        readOnly={readOnly}
+        testId="library-access-mode"
+      />
       {form.values.mode === 'ALLOW_LIST' &&
         (libraries.known ? (
           <MultiSelect

@@ -63,7 +63,8 @@ const en = {
     title: 'New user',
     submit: 'Create user',
     done: 'User {{name}} created',
-    defaultsHint: 'Node access, library access and traffic quotas start from the defaults in the system settings.',
+    defaultsHint:
+      'Node access, library access and traffic quotas start from the defaults in the system settings.',
   },
   detail: {
     back: 'All users',
