@@ -101,6 +101,13 @@ describe.each(installBackends())('library access per user on $label', (backend) 
     await waitFor(async () => ((await viewIds()).length === 1 ? true : undefined), 15_000, 200);
     expect(await viewIds()).toEqual([compact(env.libraries.series)]);
 
+    // The user's policy says so, as Emby's does.
+    const me = await emby('GET', '/Users/Me');
+    expect(me.body.Policy).toMatchObject({
+      EnableAllFolders: false,
+      EnabledFolders: [compact(env.libraries.series)],
+    });
+
     const root = await emby('GET', `/Users/${viewerId}/Items`);
     expect((root.body.Items as Json[]).map((view) => view.Id)).toEqual([compact(env.libraries.series)]);
     const everything = await emby('GET', `/Users/${viewerId}/Items?Recursive=true`);
