@@ -103,7 +103,7 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     const server = deps.server();
     const userId = toProtocolId(answer.user.id);
     return {
-      User: userDto(answer.user, server, (await deps.gate.policy(answer.user.id)).libraryAccess),
+      User: userDto(answer.user, server, (await deps.users.playbackPolicy(answer.user.id)).libraryAccess),
       SessionInfo: {
         PlayState: { CanSeek: false, IsPaused: false, IsMuted: false, RepeatMode: 'RepeatNone' },
         AdditionalUsers: [],
@@ -139,7 +139,8 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
   });
 
   const ownUser = async (userId: string) => {
-    const [user, policy] = await Promise.all([deps.users.user(userId), deps.gate.policy(userId)]);
+    // Asked afresh (not the gate's cache): a policy cached here would delay a quota change made right after.
+    const [user, policy] = await Promise.all([deps.users.user(userId), deps.users.playbackPolicy(userId)]);
     return userDto(user, deps.server(), policy.libraryAccess);
   };
   routes.signedIn('GET', ['/Users/Me'], async (_request, _reply, { player }) => ownUser(player.userId));
