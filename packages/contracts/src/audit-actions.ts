@@ -16,6 +16,7 @@ export const AUDIT_ACTIONS = [
   'user.delete',
   'user.permissions',
   'user.node-access',
+  'user.library-access',
   'user.quotas',
   // System settings, in whichever service keeps them.
   'settings.branding',
@@ -23,6 +24,7 @@ export const AUDIT_ACTIONS = [
   'settings.web-player',
   'settings.default-quota-policy',
   'settings.default-node-access-policy',
+  'settings.default-library-access-policy',
   'settings.activity-log-retention',
   'settings.play-agent-policy',
   'settings.protocol',

@@ -44,6 +44,48 @@ export const nodeAccessSchema = z
   });
 export type NodeAccess = z.infer<typeof nodeAccessSchema>;
 
+// --- Library access --------------------------------------------------------------------------------------
+
+/** `ALL`: every library, present and future (Emby's EnableAllFolders); `ALLOW_LIST`: only the listed ones. */
+export const libraryAccessModeSchema = z.enum(['ALL', 'ALLOW_LIST']);
+export type LibraryAccessMode = z.infer<typeof libraryAccessModeSchema>;
+
+/**
+ * The libraries an account may browse and play (PUT /api/auth/admin/users/:id/library-access). Ids of
+ * deleted libraries may stay in a stored list: they match nothing. Administrators always see every library.
+ */
+export const libraryAccessSchema = z
+  .strictObject({
+    mode: libraryAccessModeSchema,
+    libraryIds: z.array(z.uuid()).max(1000).default([]),
+  })
+  .superRefine((value, ctx) => {
+    if (value.mode !== 'ALLOW_LIST' && value.libraryIds.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['libraryIds'],
+        message: 'libraryIds are allowed only with ALLOW_LIST',
+      });
+    }
+    if (new Set(value.libraryIds).size !== value.libraryIds.length) {
+      ctx.addIssue({ code: 'custom', path: ['libraryIds'], message: 'a library is listed twice' });
+    }
+  });
+export type LibraryAccess = z.infer<typeof libraryAccessSchema>;
+/** A library access as answered (never with defaults applied by a parser). */
+export const libraryAccessAnswerSchema = z.object({
+  mode: libraryAccessModeSchema,
+  libraryIds: z.array(z.string()),
+});
+
+/** True when the access lets its holder see the library. */
+export const libraryAccessAllows = (access: z.infer<typeof libraryAccessAnswerSchema>, libraryId: string) =>
+  access.mode === 'ALL' || access.libraryIds.includes(libraryId);
+
+/** system_settings `library-access.default-policy` (absent: mode ALL). GET/PUT /api/auth/admin/library-access-policy. */
+export const defaultLibraryAccessPolicySchema = libraryAccessSchema;
+export type DefaultLibraryAccessPolicy = LibraryAccess;
+
 // --- Traffic quotas --------------------------------------------------------------------------------------
 
 export const quotaUnitSchema = z.enum(['MB', 'GB']);
@@ -164,6 +206,7 @@ export type ManagedUser = z.infer<typeof managedUserSchema>;
 /** GET /api/auth/admin/users/:id */
 export const userDetailSchema = managedUserSchema.extend({
   nodeAccess: z.object({ mode: nodeAccessModeSchema, entries: z.array(nodeAccessEntrySchema) }),
+  libraryAccess: libraryAccessAnswerSchema,
   quotas: z.object({ total: quotaSchema.nullable(), routes: z.array(routeQuotaSchema) }),
 });
 export type UserDetail = z.infer<typeof userDetailSchema>;
@@ -294,6 +337,8 @@ export const playbackPolicyResponseSchema = z.object({
   webPlayback: z.boolean(),
   driveAPlayMode: driveAPlayModeSchema,
   nodeAccess: z.object({ mode: nodeAccessModeSchema, entries: z.array(nodeAccessEntrySchema) }),
+  /** The libraries in effect: ALL for administrators, whatever is stored. */
+  libraryAccess: libraryAccessAnswerSchema,
   quotas: z.array(playbackQuotaSchema),
 });
 export type PlaybackPolicyResponse = z.infer<typeof playbackPolicyResponseSchema>;

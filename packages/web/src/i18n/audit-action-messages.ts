@@ -18,6 +18,7 @@ export const auditActionMessages: Messages<ActionTexts> = {
       delete: 'User deleted',
       permissions: 'Permissions changed',
       'node-access': 'Node access changed',
+      'library-access': 'Library access changed',
       quotas: 'Traffic quotas changed',
     },
     settings: {
@@ -26,6 +27,7 @@ export const auditActionMessages: Messages<ActionTexts> = {
       'web-player': 'Web playback switched',
       'default-quota-policy': 'Default traffic quota changed',
       'default-node-access-policy': 'Default node access changed',
+      'default-library-access-policy': 'Default library access changed',
       'activity-log-retention': 'Activity log retention changed',
       'play-agent-policy': 'Playback policy changed',
       protocol: 'Protocol server information changed',
@@ -74,6 +76,7 @@ export const auditActionMessages: Messages<ActionTexts> = {
       delete: '删除用户',
       permissions: '修改权限',
       'node-access': '修改节点访问',
+      'library-access': '修改媒体库访问',
       quotas: '修改流量配额',
     },
     settings: {
@@ -82,6 +85,7 @@ export const auditActionMessages: Messages<ActionTexts> = {
       'web-player': '切换网页播放',
       'default-quota-policy': '修改默认流量配额',
       'default-node-access-policy': '修改默认节点访问',
+      'default-library-access-policy': '修改默认媒体库访问',
       'activity-log-retention': '修改活动日志保留期',
       'play-agent-policy': '修改播放策略',
       protocol: '修改协议服务器信息',

@@ -157,6 +157,22 @@ describe('system settings page', () => {
       .toEqual({ mode: 'ALLOW_LIST', entries: [{ kind: 'node', id: playAgentNodeId }] });
     await expect.poll(() => unsaved(page, 'defaultNodeAccess').count()).toBe(0);
 
+    // Default library access: chosen libraries only (none exists yet, so the list is empty and says so),
+    // saved as one body; then every library again.
+    await page.getByTestId('library-access-mode-ALLOW_LIST').check();
+    await expect.poll(() => page.getByTestId('library-access-empty').count()).toBe(1);
+    await expect.poll(() => unsaved(page, 'defaultLibraryAccess').count()).toBe(1);
+    await page.getByTestId('defaultLibraryAccess-save').click();
+    await expect
+      .poll(() => api('/api/auth/admin/library-access-policy'))
+      .toEqual({ mode: 'ALLOW_LIST', libraryIds: [] });
+    await expect.poll(() => unsaved(page, 'defaultLibraryAccess').count()).toBe(0);
+    await page.getByTestId('library-access-mode-ALL').check();
+    await page.getByTestId('defaultLibraryAccess-save').click();
+    await expect
+      .poll(() => api('/api/auth/admin/library-access-policy'))
+      .toEqual({ mode: 'ALL', libraryIds: [] });
+
     // Play-agent policy: only proto_a selectable; cache and the DRIVE_A redirect switched on.
     expect(await page.getByTestId('play-agent-protocol-proto_a').isChecked()).toBe(true);
     expect(await page.getByTestId('play-agent-protocol-PROTO_B').isDisabled()).toBe(true);

@@ -1,15 +1,19 @@
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType } from 'zod';
 import type { ImageType } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { RouteAuth } from '../../platform/http/route-auth.js';
 
-/** Sends the bytes of an item's artwork; `range` is the request's Range header, passed on to the storage node. */
+/**
+ * Sends the bytes of an item's artwork; `range` is the request's Range header, passed on to the storage node;
+ * `request` tells who asks where that matters (library access).
+ */
 export type ImageSender = (
   id: string,
   type: ImageType,
   range: string | undefined,
   reply: FastifyReply,
+  request: FastifyRequest,
 ) => Promise<FastifyReply>;
 
 /**
@@ -27,6 +31,6 @@ export function registerImageRoute(
   app.get(url, { config: { auth }, schema: { params } }, async (request, reply) => {
     const { id, type } = request.params;
     const range = request.headers.range;
-    return send(id, type, typeof range === 'string' ? range : undefined, reply);
+    return send(id, type, typeof range === 'string' ? range : undefined, reply, request);
   });
 }

@@ -17,6 +17,6 @@ export function registerItemsRoutes(app: AppServer, items: ItemsService): void {
     '/api/media/items/:id/images/:type',
     config.auth,
     itemImageParamsSchema,
-    (...args) => items.sendImage(...args),
+    (id, type, range, reply) => items.sendImage(id, type, range, reply),
   );
 }

@@ -7,6 +7,8 @@ import { ItemsService } from './items.service.js';
 import { LibrariesRepository } from './libraries.repository.js';
 import { registerLibrariesRoutes } from './libraries.routes.js';
 import { LibrariesService } from './libraries.service.js';
+import { LibraryAccessResolver, type LibraryAccessSource } from './library-access.js';
+import { userServiceLibraryAccess } from './library-access.client.js';
 import type { MediaDatabase } from './media.db.js';
 import { mediaMigrations } from './media.migrations.js';
 import { MediaEventsRepository } from './media-events.repository.js';
@@ -39,6 +41,8 @@ export interface MediaComponentOptions {
   maxParallelScans?: number;
   /** Hands out the repositories once they exist (tests and benches read the media events through it). */
   expose?: (parts: MediaParts) => void;
+  /** Where users' library access comes from (default: the user service, found through the registry). */
+  libraryAccess?: LibraryAccessSource;
   /** Outbound webhook tuning (tests: short retry waits, an injected resolver). */
   outboundWebhooks?: OutboundWebhookOptions;
 }
@@ -121,13 +125,17 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
           audit,
         );
         const catalog = new PlaybackCatalogRepository(db);
+        const access = new LibraryAccessResolver(
+          options.libraryAccess ??
+            userServiceLibraryAccess({ registry: context.registry, serviceToken: context.serviceToken }),
+        );
         registerPlaybackRoutes(
           app,
-          new PlaybackCatalogService(catalog, userData, itemsService, context.clock),
+          new PlaybackCatalogService(catalog, userData, itemsService, context.clock, access),
         );
         registerPortalRoutes(
           app,
-          new PortalService(new PortalRepository(db), catalog, libraries, items, itemsService),
+          new PortalService(new PortalRepository(db), catalog, libraries, items, itemsService, access),
         );
 
         outbound = setupOutboundWebhooks({

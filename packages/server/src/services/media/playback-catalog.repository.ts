@@ -1,6 +1,7 @@
 import { sql, type Kysely, type RawBuilder, type SqlBool } from 'kysely';
 import type { LibraryType, MediaItemKind, PlaybackItemKind, PlaybackSortField } from '@svc/contracts';
 import type { ItemRow } from './items.repository.js';
+import type { LibraryFilter } from './library-access.js';
 import type { MediaDatabase } from './media.db.js';
 
 /** Which items a catalogue query looks at before its filters. */
@@ -16,8 +17,17 @@ export type CatalogScope =
   /** Episodes of a season. */
   | { kind: 'season'; seasonId: string };
 
+/** A condition on a library id column: true for every library (null), else membership (none: false). */
+export function inLibraries(column: string, libraries: LibraryFilter): RawBuilder<SqlBool> {
+  if (libraries === null) return sql<SqlBool>`true`;
+  if (libraries.length === 0) return sql<SqlBool>`false`;
+  return sql<SqlBool>`${sql.ref(column)} IN (${sql.join([...libraries])})`;
+}
+
 export interface CatalogFilter {
   userId: string;
+  /** The libraries the user may see (every query is limited to them). */
+  libraries: LibraryFilter;
   scope: CatalogScope;
   includeKinds?: readonly PlaybackItemKind[];
   excludeKinds?: readonly PlaybackItemKind[];
@@ -200,7 +210,8 @@ export class PlaybackCatalogRepository {
       .selectFrom('media_items as mi')
       .leftJoin('user_item_data as ud', (join) =>
         join.onRef('ud.item_id', '=', 'mi.id').on('ud.user_id', '=', userId),
-      );
+      )
+      .where(inLibraries('mi.library_id', filter.libraries));
     switch (scope.kind) {
       case 'top':
         query = query.where('mi.kind', 'in', ['movie', 'series']);
@@ -291,8 +302,11 @@ export class PlaybackCatalogRepository {
     return { ids: rows.map((row) => row.id), total };
   }
 
-  /** The items with the user's data, their series and season titles and their source (any order). */
-  async load(userId: string, ids: readonly string[]): Promise<CatalogItemRow[]> {
+  /**
+   * The items with the user's data, their series and season titles and their source (any order); items
+   * outside the user's libraries are left out.
+   */
+  async load(userId: string, ids: readonly string[], libraries: LibraryFilter): Promise<CatalogItemRow[]> {
     if (ids.length === 0) return [];
     return this.db
       .selectFrom('media_items as mi')
@@ -315,6 +329,7 @@ export class PlaybackCatalogRepository {
         'src.mount_id as mount_id',
       ])
       .where('mi.id', 'in', [...ids])
+      .where(inLibraries('mi.library_id', libraries))
       .execute();
   }
 
@@ -380,6 +395,7 @@ export class PlaybackCatalogRepository {
    */
   async latest(options: {
     libraryId?: string;
+    libraries: LibraryFilter;
     movies: boolean;
     series: boolean;
     limit: number;
@@ -388,12 +404,14 @@ export class PlaybackCatalogRepository {
       .selectFrom('media_items as m')
       .select([sql<string>`m.id`.as('id'), sql<Date>`m.created_at`.as('latest')])
       .where('m.kind', '=', 'movie')
+      .where(inLibraries('m.library_id', options.libraries))
       .$if(options.libraryId !== undefined, (q) => q.where('m.library_id', '=', options.libraryId!));
     const series = this.db
       .selectFrom('media_items as e')
       .select([sql<string>`e.series_id`.as('id'), sql<Date>`max(e.created_at)`.as('latest')])
       .where('e.kind', '=', 'episode')
       .where('e.series_id', 'is not', null)
+      .where(inLibraries('e.library_id', options.libraries))
       .$if(options.libraryId !== undefined, (q) => q.where('e.library_id', '=', options.libraryId!))
       .groupBy('e.series_id');
     const entries =
@@ -417,8 +435,10 @@ export class PlaybackCatalogRepository {
    * Next up, newest activity first: per series with a played episode, the first unplayed episode after
    * the last played one in (season, episode) order.
    */
-  async nextUp(userId: string, seriesId: string | undefined): Promise<string[]> {
+  async nextUp(userId: string, seriesId: string | undefined, libraries: LibraryFilter): Promise<string[]> {
     const onlySeries = seriesId === undefined ? sql`` : sql`AND e.series_id = ${seriesId}`;
+    // A series' episodes share its library, so limiting the watched series is enough.
+    const visible = inLibraries('e.library_id', libraries);
     const result = await sql<{ id: string }>`
       WITH watched AS (
         SELECT DISTINCT ON (e.series_id)
@@ -427,7 +447,7 @@ export class PlaybackCatalogRepository {
           coalesce(e.episode_number_end, e.episode_number, 0) AS episode
         FROM media_items e
         JOIN user_item_data u ON u.item_id = e.id AND u.user_id = ${userId} AND u.played
-        WHERE e.kind = 'episode' AND e.series_id IS NOT NULL ${onlySeries}
+        WHERE e.kind = 'episode' AND e.series_id IS NOT NULL AND ${visible} ${onlySeries}
         ORDER BY e.series_id, 2 DESC, 3 DESC
       ),
       activity AS (

@@ -20,6 +20,7 @@ import type { Clock } from '../../platform/cache/index.js';
 import { errorCode } from '../../platform/db/errors.js';
 import { badRequest, notFound } from '../../platform/http/errors.js';
 import type { ItemsService } from './items.service.js';
+import { allowsLibrary, type LibraryAccessResolver, type LibraryFilter } from './library-access.js';
 import type {
   CatalogFilter,
   CatalogItemRow,
@@ -128,20 +129,24 @@ export class PlaybackCatalogService {
     private readonly userData: UserItemDataRepository,
     private readonly items: ItemsService,
     private readonly clock: Clock,
+    private readonly access: Pick<LibraryAccessResolver, 'forUser'>,
   ) {}
 
-  /** Every library, whoever asks (which users may play at all is the play-agent's policy). */
-  async views(_userId: string): Promise<PlaybackViewsResponse> {
+  /** The libraries the user may see (docs/media.md, "Library access"). */
+  async views(userId: string): Promise<PlaybackViewsResponse> {
+    const libraries = await this.access.forUser(userId);
     const rows = await this.catalog.views();
     return {
-      views: rows.map((row) => ({
-        id: row.id,
-        name: row.name,
-        type: row.type,
-        itemCount: row.item_count,
-        dateCreated: row.created_at.toISOString(),
-        imageItemId: row.image_item_id,
-      })),
+      views: rows
+        .filter((row) => allowsLibrary(libraries, row.id))
+        .map((row) => ({
+          id: row.id,
+          name: row.name,
+          type: row.type,
+          itemCount: row.item_count,
+          dateCreated: row.created_at.toISOString(),
+          imageItemId: row.image_item_id,
+        })),
     };
   }
 
@@ -164,8 +169,10 @@ export class PlaybackCatalogService {
     const scope = wide ? ({ kind: 'all' } as const) : await this.scopeOf(query.parentId, query.recursive);
     if (!scope) return empty;
     if (query.seriesId !== undefined && !isUuid(query.seriesId)) return empty;
+    const libraries = await this.access.forUser(query.userId);
     const filter: CatalogFilter = {
       userId: query.userId,
+      libraries,
       scope,
       includeKinds: query.includeKinds,
       excludeKinds: query.excludeKinds,
@@ -183,11 +190,13 @@ export class PlaybackCatalogService {
       { sortBy: query.sortBy, sortOrder: query.sortOrder },
       { startIndex, limit: query.limit },
     );
-    return { items: await this.itemsOf(query.userId, ids), totalRecordCount: total, startIndex };
+    return { items: await this.itemsOf(query.userId, ids, libraries), totalRecordCount: total, startIndex };
   }
 
+  /** An item outside the user's libraries is not found, as if it did not exist. */
   async item(id: string, userId: string): Promise<PlaybackItem> {
-    const [item] = isUuid(id) ? await this.itemsOf(userId, [id]) : [];
+    const libraries = await this.access.forUser(userId);
+    const [item] = isUuid(id) ? await this.itemsOf(userId, [id], libraries) : [];
     if (!item) throw notFound('item');
     return item;
   }
@@ -198,45 +207,57 @@ export class PlaybackCatalogService {
    */
   async latest(query: LatestQuery): Promise<PlaybackItemsResponse> {
     const kinds = this.parseKinds(query.kinds);
+    const libraries = await this.access.forUser(query.userId);
     if (query.parentId !== undefined) {
       const scope = await this.scopeOf(query.parentId, true);
       if (!scope) return EMPTY;
       if (scope.kind === 'series' || scope.kind === 'season') {
         const { ids, total } = await this.catalog.query(
-          { userId: query.userId, scope, includeKinds: kinds.length > 0 ? kinds : ['episode'] },
+          { userId: query.userId, libraries, scope, includeKinds: kinds.length > 0 ? kinds : ['episode'] },
           { sortBy: ['dateCreated'], sortOrder: 'desc' },
           { startIndex: 0, limit: query.limit },
         );
-        return { items: await this.itemsOf(query.userId, ids), totalRecordCount: total, startIndex: 0 };
+        return this.page(query.userId, ids, total, libraries);
       }
     }
     const all = kinds.length === 0;
     const { ids, total } = await this.catalog.latest({
       libraryId: query.parentId,
+      libraries,
       movies: all || kinds.includes('movie'),
       series: all || kinds.some((kind) => kind !== 'movie'),
       limit: query.limit,
     });
-    return { items: await this.itemsOf(query.userId, ids), totalRecordCount: total, startIndex: 0 };
+    return this.page(query.userId, ids, total, libraries);
   }
 
   /** Movies and episodes with a saved position that are not played, last played first. */
   async resume(query: ResumeQuery): Promise<PlaybackItemsResponse> {
     const scope = await this.scopeOf(query.parentId, true);
     if (!scope) return EMPTY;
+    const libraries = await this.access.forUser(query.userId);
     const { ids, total } = await this.catalog.query(
-      { userId: query.userId, scope, includeKinds: ['movie', 'episode'], isResumable: true },
+      { userId: query.userId, libraries, scope, includeKinds: ['movie', 'episode'], isResumable: true },
       { sortBy: ['datePlayed'], sortOrder: 'desc' },
       { startIndex: 0, limit: query.limit },
     );
-    return { items: await this.itemsOf(query.userId, ids), totalRecordCount: total, startIndex: 0 };
+    return this.page(query.userId, ids, total, libraries);
   }
 
   async nextUp(query: NextUpQuery): Promise<PlaybackItemsResponse> {
     if (query.seriesId !== undefined && !isUuid(query.seriesId)) return EMPTY;
-    const all = await this.catalog.nextUp(query.userId, query.seriesId);
-    const ids = all.slice(0, query.limit);
-    return { items: await this.itemsOf(query.userId, ids), totalRecordCount: all.length, startIndex: 0 };
+    const libraries = await this.access.forUser(query.userId);
+    const all = await this.catalog.nextUp(query.userId, query.seriesId, libraries);
+    return this.page(query.userId, all.slice(0, query.limit), all.length, libraries);
+  }
+
+  private async page(
+    userId: string,
+    ids: readonly string[],
+    total: number,
+    libraries: LibraryFilter,
+  ): Promise<PlaybackItemsResponse> {
+    return { items: await this.itemsOf(userId, ids, libraries), totalRecordCount: total, startIndex: 0 };
   }
 
   /**
@@ -246,6 +267,8 @@ export class PlaybackCatalogService {
   async updateUserData(update: PlaybackUserDataUpdate): Promise<PlaybackUserData> {
     const kind = isUuid(update.itemId) ? await this.catalog.resolve(update.itemId) : undefined;
     if (kind === undefined || kind === 'library') throw notFound('item');
+    // Nothing is written for an item the user may not see.
+    await this.item(update.itemId, update.userId);
     try {
       await this.applyUserData(update, kind);
     } catch (error) {
@@ -302,14 +325,19 @@ export class PlaybackCatalogService {
     }
   }
 
-  /** Local artwork through the storage node, as the console's image route sends it; 404 for anything else. */
+  /**
+   * Local artwork through the storage node, as the console's image route sends it; 404 for anything else.
+   * With a user (the player presented a token), an item outside the user's libraries is not found.
+   */
   async sendImage(
     id: string,
     type: PlaybackImageType,
     range: string | undefined,
     reply: FastifyReply,
+    userId: string | undefined,
   ): Promise<FastifyReply> {
     if (!isUuid(id)) throw notFound('item');
+    if (userId !== undefined) await this.item(id, userId);
     return this.items.sendImage(id, type, range, reply);
   }
 
@@ -332,8 +360,12 @@ export class PlaybackCatalogService {
   }
 
   /** The items in the order of the ids, with the user's data and the counts of series and seasons. */
-  private async itemsOf(userId: string, ids: readonly string[]): Promise<PlaybackItem[]> {
-    const rows = await this.catalog.load(userId, ids);
+  private async itemsOf(
+    userId: string,
+    ids: readonly string[],
+    libraries: LibraryFilter,
+  ): Promise<PlaybackItem[]> {
+    const rows = await this.catalog.load(userId, ids, libraries);
     const containers = rows.flatMap((row) =>
       row.kind === 'series' || row.kind === 'season' ? [{ id: row.id, kind: row.kind }] : [],
     );

@@ -71,6 +71,10 @@ export function registerPlaybackRoutes(app: AppServer, catalog: PlaybackCatalogS
     '/api/media/internal/playback/items/:id/images/:type',
     config.auth,
     playbackImageParamsSchema,
-    (...args) => catalog.sendImage(...args),
+    // `userId`: the player that asked, when it presented a token (its libraries then apply).
+    (id, type, range, reply, request) => {
+      const userId = (request.query as { userId?: unknown }).userId;
+      return catalog.sendImage(id, type, range, reply, typeof userId === 'string' ? userId : undefined);
+    },
   );
 }

@@ -1,6 +1,8 @@
 import { sql, type Kysely } from 'kysely';
 import type { MediaItemKind, PortalItemType } from '@svc/contracts';
+import type { LibraryFilter } from './library-access.js';
 import type { MediaDatabase, StoredImages } from './media.db.js';
+import { inLibraries } from './playback-catalog.repository.js';
 
 /** What the portal's lists show of an item (no paths, no full probe). */
 export interface PortalItemRow {
@@ -21,6 +23,8 @@ export interface PortalItemRow {
 
 export interface PortalListFilter {
   libraryId?: string;
+  /** The libraries the viewer may see. */
+  libraries: LibraryFilter;
   search?: string;
   type?: PortalItemType;
   limit: number;
@@ -57,7 +61,8 @@ export class PortalRepository {
   async listTop(filter: PortalListFilter): Promise<{ rows: PortalItemRow[]; total: number }> {
     let base = this.db
       .selectFrom('media_items as mi')
-      .where('mi.kind', 'in', filter.type ? [filter.type] : ['movie', 'series']);
+      .where('mi.kind', 'in', filter.type ? [filter.type] : ['movie', 'series'])
+      .where(inLibraries('mi.library_id', filter.libraries));
     if (filter.libraryId !== undefined) base = base.where('mi.library_id', '=', filter.libraryId);
     const term = filter.search?.trim();
     if (term) {

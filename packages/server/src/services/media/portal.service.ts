@@ -2,6 +2,7 @@ import { posix } from 'node:path';
 import type { FastifyReply } from 'fastify';
 import {
   IMAGE_TYPES,
+  type Identity,
   type ImageType,
   type PortalEpisode,
   type PortalFile,
@@ -16,6 +17,7 @@ import { notFound } from '../../platform/http/errors.js';
 import type { ItemRow, ItemsRepository } from './items.repository.js';
 import type { ItemsService } from './items.service.js';
 import type { LibrariesRepository } from './libraries.repository.js';
+import { allowsLibrary, type LibraryAccessResolver } from './library-access.js';
 import type { StoredImages } from './media.db.js';
 import type { PlaybackCatalogRepository } from './playback-catalog.repository.js';
 import type { PortalItemRow, PortalRepository } from './portal.repository.js';
@@ -90,9 +92,12 @@ function toFile(row: ItemRow): PortalFile {
   };
 }
 
+/** Who asks the portal: administrators see every library, other accounts those their library access names. */
+export type PortalViewer = Pick<Identity, 'userId' | 'role'>;
+
 /**
- * The user portal's view of the libraries (docs/media.md, "Portal"). Every library is visible to every
- * signed-in account, as through the play-agent's Views, so no answer depends on who asks.
+ * The user portal's view of the libraries (docs/media.md, "Portal"). An account sees the libraries its
+ * library access allows, as through the play-agent's Views; anything in another library is not found.
  */
 export class PortalService {
   constructor(
@@ -101,27 +106,36 @@ export class PortalService {
     private readonly libraryRecords: LibrariesRepository,
     private readonly itemRecords: ItemsRepository,
     private readonly items: ItemsService,
+    private readonly access: Pick<LibraryAccessResolver, 'forIdentity'>,
   ) {}
 
-  /** The libraries as the play-agent's Views list them (same query). */
-  async libraries(): Promise<PortalLibrariesResponse> {
+  /** The libraries as the play-agent's Views list them (same query, same access). */
+  async libraries(viewer: PortalViewer): Promise<PortalLibrariesResponse> {
+    const libraries = await this.access.forIdentity(viewer);
     const views = await this.catalog.views();
     return {
-      libraries: views.map((view) => ({
-        id: view.id,
-        name: view.name,
-        type: view.type,
-        itemCount: view.item_count,
-        posterItemId: view.image_item_id,
-      })),
+      libraries: views
+        .filter((view) => allowsLibrary(libraries, view.id))
+        .map((view) => ({
+          id: view.id,
+          name: view.name,
+          type: view.type,
+          itemCount: view.item_count,
+          posterItemId: view.image_item_id,
+        })),
     };
   }
 
-  async list(query: PortalItemsQuery): Promise<PortalItemsResponse> {
-    if (query.libraryId !== undefined && !(await this.libraryRecords.get(query.libraryId)))
+  async list(viewer: PortalViewer, query: PortalItemsQuery): Promise<PortalItemsResponse> {
+    const libraries = await this.access.forIdentity(viewer);
+    if (
+      query.libraryId !== undefined &&
+      (!allowsLibrary(libraries, query.libraryId) || !(await this.libraryRecords.get(query.libraryId)))
+    )
       throw notFound('library');
     const { rows, total } = await this.portal.listTop({
       libraryId: query.libraryId,
+      libraries,
       search: query.search,
       type: query.type,
       limit: query.limit,
@@ -130,10 +144,8 @@ export class PortalService {
     return { items: rows.map(toPortalItem), total, limit: query.limit, offset: query.offset };
   }
 
-  async get(rawId: string): Promise<PortalItemDetail> {
-    const id = portalItemId(rawId);
-    const row = id === null ? undefined : await this.itemRecords.get(id);
-    if (!row) throw notFound('item');
+  async get(viewer: PortalViewer, rawId: string): Promise<PortalItemDetail> {
+    const row = await this.visibleItem(viewer, rawId);
     const isFile = row.kind === 'movie' || row.kind === 'episode';
     const inSeries = row.kind === 'season' || row.kind === 'episode';
     const [series, below] = await Promise.all([
@@ -173,14 +185,22 @@ export class PortalService {
 
   /** Local artwork, exactly as the console's image route sends it (same code, same headers). */
   async sendImage(
+    viewer: PortalViewer,
     rawId: string,
     type: ImageType,
     range: string | undefined,
     reply: FastifyReply,
   ): Promise<FastifyReply> {
+    const row = await this.visibleItem(viewer, rawId);
+    return this.items.sendImage(row.id, type, range, reply);
+  }
+
+  /** The item, when it exists in a library the viewer may see (else 404, as for no item at all). */
+  private async visibleItem(viewer: PortalViewer, rawId: string): Promise<ItemRow> {
     const id = portalItemId(rawId);
-    if (id === null) throw notFound('item');
-    return this.items.sendImage(id, type, range, reply);
+    const row = id === null ? undefined : await this.itemRecords.get(id);
+    if (!row || !allowsLibrary(await this.access.forIdentity(viewer), row.library_id)) throw notFound('item');
+    return row;
   }
 
   private season(

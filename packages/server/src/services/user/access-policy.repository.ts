@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
-import type { NodeAccess, Quotas } from '@svc/contracts';
+import type { LibraryAccess, NodeAccess, Quotas } from '@svc/contracts';
 import type { UserDatabase } from './user.db.js';
 
-/** A user's node access and traffic quotas. */
+/** A user's node access, library access and traffic quotas. */
 export class AccessPolicyRepository {
   constructor(private readonly db: Kysely<UserDatabase>) {}
 
@@ -23,6 +23,27 @@ export class AccessPolicyRepository {
       .values({ user_id: userId, mode: access.mode, entries, updated_at: now })
       .onConflict((conflict) =>
         conflict.column('user_id').doUpdateSet({ mode: access.mode, entries, updated_at: now }),
+      )
+      .execute();
+  }
+
+  /** The stored library access; undefined when none was ever written (treated as mode ALL). */
+  async libraryAccess(userId: string): Promise<LibraryAccess | undefined> {
+    const row = await this.db
+      .selectFrom('user_library_access')
+      .select(['mode', 'library_ids'])
+      .where('user_id', '=', userId)
+      .executeTakeFirst();
+    return row ? { mode: row.mode, libraryIds: row.library_ids } : undefined;
+  }
+
+  async setLibraryAccess(userId: string, access: LibraryAccess, now: Date): Promise<void> {
+    const ids = JSON.stringify(access.libraryIds);
+    await this.db
+      .insertInto('user_library_access')
+      .values({ user_id: userId, mode: access.mode, library_ids: ids, updated_at: now })
+      .onConflict((conflict) =>
+        conflict.column('user_id').doUpdateSet({ mode: access.mode, library_ids: ids, updated_at: now }),
       )
       .execute();
   }

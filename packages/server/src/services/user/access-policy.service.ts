@@ -1,4 +1,5 @@
 import type {
+  LibraryAccess,
   NodeAccess,
   PlaybackPolicyResponse,
   Quota,
@@ -21,11 +22,11 @@ import { assertRoutesExist } from './route-check.js';
 import { readWebPlayerEnabled } from './web-playback.service.js';
 import type { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import type { TrafficUsageRepository } from './traffic-usage.repository.js';
-import type { Port, Transactor } from './user-repositories.js';
+import type { Port, Transactor, UserRepositories } from './user-repositories.js';
 
 export interface AccessPolicyServiceDeps {
   accounts: Pick<Port<AccountsRepository>, 'findById'>;
-  access: Pick<Port<AccessPolicyRepository>, 'nodeAccess' | 'quotas'>;
+  access: Pick<Port<AccessPolicyRepository>, 'nodeAccess' | 'libraryAccess' | 'quotas'>;
   usage: Pick<Port<TrafficUsageRepository>, 'add' | 'since'>;
   transact: Transactor;
   directory: NodeDirectory;
@@ -45,56 +46,79 @@ interface ScopedQuota extends Quota {
   id?: string;
 }
 
+/** The libraries a user sees: administrators every one, whatever is stored; no row means ALL. */
+export function effectiveLibraryAccess(
+  role: UserRow['role'],
+  stored: LibraryAccess | undefined,
+): LibraryAccess {
+  return role === 'admin' || !stored ? { mode: 'ALL', libraryIds: [] } : stored;
+}
+
 /** A user's node access, traffic quotas and their usage; the play-agent's view of them. */
 export class AccessPolicyService {
   constructor(private readonly deps: AccessPolicyServiceDeps) {}
 
   /** Every listed route must exist (400 UNKNOWN_NODE otherwise); mode and list are written together. */
   async setNodeAccess(actor: Actor, userId: string, access: NodeAccess): Promise<NodeAccess> {
-    const target = await this.editable(actor, userId);
     await assertRoutesExist(this.deps.directory, access.entries);
-    const now = new Date(this.deps.clock.now());
-    await this.deps.transact(async (repositories) => {
-      const before = await repositories.access.nodeAccess(userId);
-      await repositories.access.setNodeAccess(userId, access, now);
-      await repositories.audit.insert(
-        auditRecord(
-          {
-            actor: { userId: actor.identity.userId, username: actor.identity.username },
-            action: 'user.node-access',
-            target: { type: 'user', id: userId },
-            details: { username: target.username, before: before ?? null, after: access },
-            clientIp: actor.clientIp,
-          },
-          now,
-        ),
-      );
+    await this.change(actor, userId, 'user.node-access', access, {
+      read: async (repositories) => (await repositories.access.nodeAccess(userId)) ?? null,
+      write: (repositories, now) => repositories.access.setNodeAccess(userId, access, now),
+    });
+    return access;
+  }
+
+  /**
+   * Mode and list are written together. The ids are not checked against the media service: an id that names
+   * no library (any more) matches nothing, and the console lists only libraries that exist.
+   */
+  async setLibraryAccess(actor: Actor, userId: string, access: LibraryAccess): Promise<LibraryAccess> {
+    await this.change(actor, userId, 'user.library-access', access, {
+      read: async (repositories) => (await repositories.access.libraryAccess(userId)) ?? null,
+      write: (repositories, now) => repositories.access.setLibraryAccess(userId, access, now),
     });
     return access;
   }
 
   /** Replaces the user's quotas; route quotas must name existing routes. */
   async setQuotas(actor: Actor, userId: string, quotas: Quotas): Promise<Quotas> {
-    const target = await this.editable(actor, userId);
     await assertRoutesExist(this.deps.directory, quotas.routes);
+    await this.change(actor, userId, 'user.quotas', quotas, {
+      read: (repositories) => repositories.access.quotas(userId),
+      write: (repositories) => repositories.access.replaceQuotas(userId, quotas),
+    });
+    return quotas;
+  }
+
+  /** Writes one policy of an editable user and its audit record (before and after) in one transaction. */
+  private async change(
+    actor: Actor,
+    userId: string,
+    action: 'user.node-access' | 'user.library-access' | 'user.quotas',
+    after: object,
+    steps: {
+      read: (repositories: UserRepositories) => Promise<unknown>;
+      write: (repositories: UserRepositories, now: Date) => Promise<void>;
+    },
+  ): Promise<void> {
+    const target = await this.editable(actor, userId);
     const now = new Date(this.deps.clock.now());
     await this.deps.transact(async (repositories) => {
-      const before = await repositories.access.quotas(userId);
-      await repositories.access.replaceQuotas(userId, quotas);
+      const before = await steps.read(repositories);
+      await steps.write(repositories, now);
       await repositories.audit.insert(
         auditRecord(
           {
             actor: { userId: actor.identity.userId, username: actor.identity.username },
-            action: 'user.quotas',
+            action,
             target: { type: 'user', id: userId },
-            details: { username: target.username, before, after: quotas },
+            details: { username: target.username, before, after },
             clientIp: actor.clientIp,
           },
           now,
         ),
       );
     });
-    return quotas;
   }
 
   /** Every quota of the user with its use in the current period. */
@@ -106,8 +130,9 @@ export class AccessPolicyService {
   /** What a play-agent needs to admit and meter a user's playback (only enabled quotas are enforced). */
   async playbackPolicy(userId: string): Promise<PlaybackPolicyResponse> {
     const user = await this.user(userId);
-    const [nodeAccess, quotas, webPlayerEnabled] = await Promise.all([
+    const [nodeAccess, libraryAccess, quotas, webPlayerEnabled] = await Promise.all([
       this.deps.access.nodeAccess(userId),
+      this.deps.access.libraryAccess(userId),
       this.deps.access.quotas(userId),
       readWebPlayerEnabled(this.deps.settings),
     ]);
@@ -121,6 +146,7 @@ export class AccessPolicyService {
       webPlayback: user.web_playback && webPlayerEnabled,
       driveAPlayMode: user.drive_a_play_mode,
       nodeAccess: nodeAccess ?? { mode: 'ALL', entries: [] },
+      libraryAccess: effectiveLibraryAccess(user.role, libraryAccess),
       quotas: enforced.map((quota) => ({
         scope: quota.scope,
         ...(quota.kind ? { kind: quota.kind, id: quota.id } : {}),

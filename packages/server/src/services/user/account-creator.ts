@@ -21,8 +21,8 @@ export const usernameTaken = (username: string) =>
   new AppError(409, 'USERNAME_TAKEN', `the user name '${username}' is already taken`);
 
 /**
- * Creates an account inside the caller's transaction, with a copy of the default node access and quota
- * policies in force now.
+ * Creates an account inside the caller's transaction, with a copy of the default node access, library
+ * access and quota policies in force now.
  */
 export async function createAccount(
   repositories: UserRepositories,
@@ -50,6 +50,7 @@ export async function createAccount(
     throw error;
   }
   await repositories.access.setNodeAccess(row.id, defaults.nodeAccess, now);
+  await repositories.access.setLibraryAccess(row.id, defaults.libraryAccess, now);
   await repositories.access.replaceQuotas(row.id, defaults.quotas);
   return row;
 }

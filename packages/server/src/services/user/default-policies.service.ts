@@ -1,4 +1,5 @@
 import type {
+  DefaultLibraryAccessPolicy,
   DefaultNodeAccessPolicy,
   DefaultNodeAccessPolicyResponse,
   DefaultQuotaPolicy,
@@ -39,7 +40,10 @@ export function nodeAccessPolicyWarnings(policy: DefaultNodeAccessPolicy): NodeA
 export class DefaultPoliciesService {
   constructor(
     private readonly deps: {
-      defaults: Pick<UserDefaultsService, 'get' | 'setQuotaPolicy' | 'setNodeAccessPolicy'>;
+      defaults: Pick<
+        UserDefaultsService,
+        'get' | 'setQuotaPolicy' | 'setNodeAccessPolicy' | 'setLibraryAccessPolicy'
+      >;
       accounts: Pick<Port<AccountsRepository>, 'findById'>;
     },
   ) {}
@@ -63,6 +67,18 @@ export class DefaultPoliciesService {
   ): Promise<DefaultNodeAccessPolicyResponse> {
     await loadActor(this.deps.accounts, actor);
     return withWarnings(await this.deps.defaults.setNodeAccessPolicy(actor, policy));
+  }
+
+  async libraryAccessPolicy(): Promise<DefaultLibraryAccessPolicy> {
+    return (await this.deps.defaults.get()).libraryAccess;
+  }
+
+  async setLibraryAccessPolicy(
+    actor: Actor,
+    policy: DefaultLibraryAccessPolicy,
+  ): Promise<DefaultLibraryAccessPolicy> {
+    await loadActor(this.deps.accounts, actor);
+    return this.deps.defaults.setLibraryAccessPolicy(actor, policy);
   }
 }
 

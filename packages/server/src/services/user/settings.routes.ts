@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
 import {
+  defaultLibraryAccessPolicySchema,
+  libraryAccessAnswerSchema,
   adminBrandingResponseSchema,
   defaultNodeAccessPolicyResponseSchema,
   defaultNodeAccessPolicySchema,
@@ -121,6 +123,19 @@ export function registerSettingsRoutes(
       },
     },
     async (request) => policies.setNodeAccessPolicy(actorOf(request), request.body),
+  );
+  app.get(
+    '/api/auth/admin/library-access-policy',
+    { config, schema: { response: { 200: libraryAccessAnswerSchema } } },
+    async () => policies.libraryAccessPolicy(),
+  );
+  app.put(
+    '/api/auth/admin/library-access-policy',
+    {
+      config,
+      schema: { body: defaultLibraryAccessPolicySchema, response: { 200: libraryAccessAnswerSchema } },
+    },
+    async (request) => policies.setLibraryAccessPolicy(actorOf(request), request.body),
   );
   return { branding, policies };
 }

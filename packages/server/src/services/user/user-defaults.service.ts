@@ -1,6 +1,8 @@
 import {
+  defaultLibraryAccessPolicySchema,
   defaultNodeAccessPolicySchema,
   defaultQuotaPolicySchema,
+  type DefaultLibraryAccessPolicy,
   type DefaultNodeAccessPolicy,
   type DefaultQuotaPolicy,
 } from '@svc/contracts';
@@ -15,17 +17,20 @@ import type { Port, Transactor } from './user-repositories.js';
 
 export const DEFAULT_QUOTA_POLICY_KEY = 'traffic-quota.default-policy';
 export const DEFAULT_NODE_ACCESS_POLICY_KEY = 'node-access.default-policy';
+export const DEFAULT_LIBRARY_ACCESS_POLICY_KEY = 'library-access.default-policy';
 
 /** What a new user gets a copy of. */
 export interface UserDefaults {
   quotas: DefaultQuotaPolicy;
   nodeAccess: DefaultNodeAccessPolicy;
+  libraryAccess: DefaultLibraryAccessPolicy;
 }
 
 const NO_QUOTA: DefaultQuotaPolicy = { total: null, routes: [] };
 const ALL_NODES: DefaultNodeAccessPolicy = { mode: 'ALL', entries: [] };
+const ALL_LIBRARIES: DefaultLibraryAccessPolicy = { mode: 'ALL', libraryIds: [] };
 
-/** The defaults in force (absent or unreadable: no quota, mode ALL). */
+/** The defaults in force (absent or unreadable: no quota, mode ALL for nodes and libraries). */
 export async function readUserDefaults(
   settings: Pick<Port<SystemSettingsRepository>, 'get'>,
 ): Promise<UserDefaults> {
@@ -33,14 +38,18 @@ export async function readUserDefaults(
   const nodeAccess = defaultNodeAccessPolicySchema.safeParse(
     await settings.get(DEFAULT_NODE_ACCESS_POLICY_KEY),
   );
+  const libraryAccess = defaultLibraryAccessPolicySchema.safeParse(
+    await settings.get(DEFAULT_LIBRARY_ACCESS_POLICY_KEY),
+  );
   return {
     quotas: quotas.success ? quotas.data : structuredClone(NO_QUOTA),
     nodeAccess: nodeAccess.success ? nodeAccess.data : structuredClone(ALL_NODES),
+    libraryAccess: libraryAccess.success ? libraryAccess.data : structuredClone(ALL_LIBRARIES),
   };
 }
 
 /**
- * The default quota and node access policies for users created afterwards. A new user gets a copy of the
+ * The default quota, node access and library access policies for users created afterwards. A new user gets a copy of the
  * defaults in force at its creation; changing a default never touches existing users.
  */
 export class UserDefaultsService {
@@ -72,16 +81,39 @@ export class UserDefaultsService {
     return policy;
   }
 
+  /** Library ids are not checked: an id of no (longer existing) library matches nothing. */
+  async setLibraryAccessPolicy(
+    actor: Actor | null,
+    input: DefaultLibraryAccessPolicy,
+  ): Promise<DefaultLibraryAccessPolicy> {
+    const policy = defaultLibraryAccessPolicySchema.parse(input);
+    await this.save(
+      actor,
+      DEFAULT_LIBRARY_ACCESS_POLICY_KEY,
+      'settings.default-library-access-policy',
+      policy,
+    );
+    return policy;
+  }
+
   private async save(
     actor: Actor | null,
     key: string,
-    action: 'settings.default-quota-policy' | 'settings.default-node-access-policy',
+    action:
+      | 'settings.default-quota-policy'
+      | 'settings.default-node-access-policy'
+      | 'settings.default-library-access-policy',
     value: object,
   ): Promise<void> {
     const now = new Date(this.clock.now());
     await this.transact(async (repositories) => {
       const defaults = await readUserDefaults(repositories.settings);
-      const before = key === DEFAULT_QUOTA_POLICY_KEY ? defaults.quotas : defaults.nodeAccess;
+      const before =
+        key === DEFAULT_QUOTA_POLICY_KEY
+          ? defaults.quotas
+          : key === DEFAULT_LIBRARY_ACCESS_POLICY_KEY
+            ? defaults.libraryAccess
+            : defaults.nodeAccess;
       await repositories.settings.set(key, value, now);
       await repositories.audit.insert(
         auditRecord(

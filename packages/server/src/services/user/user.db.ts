@@ -6,6 +6,7 @@ import type {
   ActivityMediaType,
   DelegablePermission,
   DriveAPlayMode,
+  LibraryAccessMode,
   NodeAccessEntry,
   NodeAccessMode,
   QuotaPeriod,
@@ -68,6 +69,13 @@ export interface UserNodeAccessTable {
   user_id: string;
   mode: NodeAccessMode;
   entries: Json<NodeAccessEntry[]>;
+  updated_at: Date;
+}
+
+export interface UserLibraryAccessTable {
+  user_id: string;
+  mode: LibraryAccessMode;
+  library_ids: Json<string[]>;
   updated_at: Date;
 }
 
@@ -136,6 +144,7 @@ export interface UserDatabase {
   auth_tokens: AuthTokensTable;
   audit_log: AuditLogTable;
   user_node_access: UserNodeAccessTable;
+  user_library_access: UserLibraryAccessTable;
   user_quotas: UserQuotasTable;
   user_traffic_daily: UserTrafficDailyTable;
   activity_log: ActivityLogTable;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Migration } from '../../platform/db/index.js';
+import { libraryAccessMigration } from './library-access.migration.js';
 import { systemSettingsMigration } from '../shared/system-settings.migration.js';
 import { platformColumnMigration } from './reports/platform-column.migration.js';
 import { playSpanMigration } from './reports/play-span.migration.js';
@@ -298,4 +299,5 @@ export const userMigrations: readonly Migration[] = [
   timeRollupMigration,
   playSpanMigration,
   platformColumnMigration,
+  libraryAccessMigration,
 ];

@@ -1,5 +1,7 @@
 import {
   createUserRequestSchema,
+  libraryAccessAnswerSchema,
+  libraryAccessSchema,
   listUsersQuerySchema,
   listUsersResponseSchema,
   managedUserSchema,
@@ -78,6 +80,18 @@ export function registerUsersRoutes(
       schema: { params: userIdParamsSchema, body: nodeAccessSchema, response: { 200: nodeAccessSchema } },
     },
     async (request) => access.setNodeAccess(actorOf(request), request.params.id, request.body),
+  );
+  app.put(
+    '/api/auth/admin/users/:id/library-access',
+    {
+      config,
+      schema: {
+        params: userIdParamsSchema,
+        body: libraryAccessSchema,
+        response: { 200: libraryAccessAnswerSchema },
+      },
+    },
+    async (request) => access.setLibraryAccess(actorOf(request), request.params.id, request.body),
   );
   app.put(
     '/api/auth/admin/users/:id/quotas',

@@ -22,7 +22,7 @@ import type { Port, Transactor, UserRepositories } from './user-repositories.js'
 
 export interface UsersServiceDeps {
   accounts: Pick<Port<AccountsRepository>, 'findById' | 'list'>;
-  access: Pick<Port<AccessPolicyRepository>, 'nodeAccess' | 'quotas'>;
+  access: Pick<Port<AccessPolicyRepository>, 'nodeAccess' | 'libraryAccess' | 'quotas'>;
   transact: Transactor;
   hasher: Pick<PasswordHasher, 'hash'>;
   revocations: Pick<RevocationNotifier, 'user'>;
@@ -48,11 +48,17 @@ export class UsersService {
 
   async get(id: string): Promise<UserDetail> {
     const user = await this.target(id);
-    const [nodeAccess, quotas] = await Promise.all([
+    const [nodeAccess, libraryAccess, quotas] = await Promise.all([
       this.deps.access.nodeAccess(id),
+      this.deps.access.libraryAccess(id),
       this.deps.access.quotas(id),
     ]);
-    return { ...toManagedUser(user), nodeAccess: nodeAccess ?? { mode: 'ALL', entries: [] }, quotas };
+    return {
+      ...toManagedUser(user),
+      nodeAccess: nodeAccess ?? { mode: 'ALL', entries: [] },
+      libraryAccess: libraryAccess ?? { mode: 'ALL', libraryIds: [] },
+      quotas,
+    };
   }
 
   /** Node access and quotas are copied from the defaults in force now. */

@@ -26,6 +26,7 @@ function policy(
     webPlayback: true,
     driveAPlayMode: 'proxy',
     nodeAccess: { mode: 'ALL', entries: [] },
+    libraryAccess: { mode: 'ALL', libraryIds: [] },
     quotas: [],
     ...overrides,
   } satisfies PlaybackPolicyResponse as PlaybackPolicyResponse;

@@ -1,4 +1,4 @@
-import type { NodeAccess, Quotas } from '@svc/contracts';
+import type { LibraryAccess, NodeAccess, Quotas } from '@svc/contracts';
 import type { NewUser, UserChanges, UserRow } from '../../../src/services/user/accounts.repository.js';
 import type { NewActivityRow } from '../../../src/services/user/activity-log.repository.js';
 import type { AuditRow, NewAuditRecord } from '../../../src/services/user/audit.repository.js';
@@ -15,6 +15,7 @@ export class FakeStore {
   tokens = new Map<string, TokenRow>();
   audit: AuditRow[] = [];
   nodeAccess = new Map<string, NodeAccess>();
+  libraryAccess = new Map<string, LibraryAccess>();
   quotas = new Map<string, Quotas>();
   usage = new Map<string, number>();
   settings = new Map<string, unknown>();
@@ -33,6 +34,7 @@ export class FakeStore {
         tokens: draft.tokens,
         audit: draft.audit,
         nodeAccess: draft.nodeAccess,
+        libraryAccess: draft.libraryAccess,
         quotas: draft.quotas,
         usage: draft.usage,
         settings: draft.settings,
@@ -59,6 +61,7 @@ export class FakeStore {
     copy.tokens = new Map([...this.tokens].map(([k, v]) => [k, structuredClone(v)]));
     copy.audit = structuredClone(this.audit);
     copy.nodeAccess = structuredClone(this.nodeAccess);
+    copy.libraryAccess = structuredClone(this.libraryAccess);
     copy.quotas = structuredClone(this.quotas);
     copy.usage = new Map(this.usage);
     copy.settings = structuredClone(this.settings);
@@ -201,6 +204,11 @@ export class FakeStore {
         setNodeAccess: async (userId, access) => {
           track('access.setNodeAccess');
           s().nodeAccess.set(userId, structuredClone(access));
+        },
+        libraryAccess: async (userId) => structuredClone(s().libraryAccess.get(userId)),
+        setLibraryAccess: async (userId, access) => {
+          track('access.setLibraryAccess');
+          s().libraryAccess.set(userId, structuredClone(access));
         },
         quotas: async (userId) => structuredClone(s().quotas.get(userId) ?? { total: null, routes: [] }),
         replaceQuotas: async (userId, quotas) => {

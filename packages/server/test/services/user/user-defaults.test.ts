@@ -44,10 +44,11 @@ describe.each(testBackends())('default policies for new users on $label', (backe
       clientIp: '::1',
     };
 
-    // Absent defaults: no quota, every node.
+    // Absent defaults: no quota, every node, every library.
     expect(await services.defaults.get()).toEqual({
       quotas: { total: null, routes: [] },
       nodeAccess: { mode: 'ALL', entries: [] },
+      libraryAccess: { mode: 'ALL', libraryIds: [] },
     });
     const before = await services.users.create(actor, { username: 'before', password: 'long password' });
 
@@ -68,31 +69,39 @@ describe.each(testBackends())('default policies for new users on $label', (backe
       mode: 'ALLOW_LIST' as const,
       entries: [{ kind: 'node' as const, id: 'node-local-play-agent' }],
     };
+    const libraryAccess = {
+      mode: 'ALLOW_LIST' as const,
+      libraryIds: ['6f1c1a52-8a55-4b0e-9d0c-2b8f4f0d1e01'],
+    };
     await services.defaults.setQuotaPolicy(actor, quotas);
     await services.defaults.setNodeAccessPolicy(actor, nodeAccess);
+    await services.defaults.setLibraryAccessPolicy(actor, libraryAccess);
     await expect(
       services.defaults.setNodeAccessPolicy(actor, {
         mode: 'ALLOW_LIST',
         entries: [{ kind: 'node', id: 'node-gone' }],
       }),
     ).rejects.toMatchObject({ code: 'UNKNOWN_NODE' });
-    expect(await services.defaults.get()).toEqual({ quotas, nodeAccess });
+    expect(await services.defaults.get()).toEqual({ quotas, nodeAccess, libraryAccess });
 
     const after = await services.users.create(actor, { username: 'after', password: 'long password' });
     expect(await services.users.get(before.id)).toMatchObject({
       quotas: { total: null, routes: [] },
       nodeAccess: { mode: 'ALL', entries: [] },
+      libraryAccess: { mode: 'ALL', libraryIds: [] },
     });
-    expect(await services.users.get(after.id)).toMatchObject({ quotas, nodeAccess });
+    expect(await services.users.get(after.id)).toMatchObject({ quotas, nodeAccess, libraryAccess });
 
     // Changing the defaults again leaves "after" with its copy; a newer user gets the new defaults.
     await services.defaults.setQuotaPolicy(actor, { total: null, routes: [] });
     await services.defaults.setNodeAccessPolicy(actor, { mode: 'NONE', entries: [] });
-    expect(await services.users.get(after.id)).toMatchObject({ quotas, nodeAccess });
+    await services.defaults.setLibraryAccessPolicy(actor, { mode: 'ALL', libraryIds: [] });
+    expect(await services.users.get(after.id)).toMatchObject({ quotas, nodeAccess, libraryAccess });
     const latest = await services.users.create(actor, { username: 'latest', password: 'long password' });
     expect(await services.users.get(latest.id)).toMatchObject({
       quotas: { total: null, routes: [] },
       nodeAccess: { mode: 'NONE', entries: [] },
+      libraryAccess: { mode: 'ALL', libraryIds: [] },
     });
 
     // A user's own change does not flow back into the defaults either.
@@ -100,6 +109,9 @@ describe.each(testBackends())('default policies for new users on $label', (backe
     expect((await services.defaults.get()).nodeAccess).toEqual({ mode: 'NONE', entries: [] });
     const audit = await services.audit.list({ page: 1, pageSize: 100 });
     expect(audit.items.map((item) => item.action)).toContain('settings.default-quota-policy');
+    expect(
+      audit.items.find((item) => item.action === 'settings.default-library-access-policy'),
+    ).toBeDefined();
     await database.close();
   });
 });

@@ -76,6 +76,17 @@ const en = {
     },
     disabledMark: '{{label}} (disabled)',
   },
+  defaultLibraryAccess: {
+    title: 'Default library access for new users',
+    help: 'New accounts start with this library access; existing accounts keep theirs.',
+    mode: 'Which libraries new users may browse and play',
+    modes: {
+      ALL: 'All libraries',
+      ALL_help: 'Every library, also ones added later.',
+      ALLOW_LIST: 'Only the libraries chosen below',
+      ALLOW_LIST_help: 'New users see only these libraries until given others on the Users page.',
+    },
+  },
   playAgentPolicy: {
     title: 'Play-agent policy',
     protocol: 'Client protocol',
@@ -206,6 +217,17 @@ const zh: Shape<typeof en> = {
       NONE_FOR_NEW_USERS: '选择“无”时，每个新用户都需要在用户页面单独授权。',
     },
     disabledMark: '{{label}}（已停用）',
+  },
+  defaultLibraryAccess: {
+    title: '新用户的默认媒体库访问',
+    help: '新账号以此媒体库访问开始；已有账号保持不变。',
+    mode: '新用户可浏览和播放的媒体库',
+    modes: {
+      ALL: '全部媒体库',
+      ALL_help: '所有媒体库，包括以后添加的。',
+      ALLOW_LIST: '仅限下面选择的媒体库',
+      ALLOW_LIST_help: '在用户页面授予其他媒体库之前，新用户只能看到这些媒体库。',
+    },
   },
   playAgentPolicy: {
     title: '播放节点策略',

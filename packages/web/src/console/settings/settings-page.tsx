@@ -4,6 +4,7 @@ import { registerMessages } from '../../i18n/i18n.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { reportsMessages } from '../reports/reports-messages.js';
 import { usersMessages } from '../users/users-messages.js';
+import { DefaultLibraryAccessCard } from './default-library-access-card.js';
 import { DefaultNodeAccessCard } from './default-node-access-card.js';
 import { DefaultQuotaCard } from './default-quota-card.js';
 import { LogoCard } from './logo-card.js';
@@ -30,6 +31,7 @@ const CARD_TITLES: Record<string, string> = {
   webPlayer: 'settings:webPlayer.title',
   defaultQuota: 'settings:defaultQuota.title',
   defaultNodeAccess: 'settings:defaultNodeAccess.title',
+  defaultLibraryAccess: 'settings:defaultLibraryAccess.title',
   playAgentPolicy: 'settings:playAgentPolicy.title',
   protocolInfo: 'settings:protocolInfo.title',
   mcp: 'settings:mcp.title',
@@ -56,6 +58,7 @@ export default function SettingsPage() {
         <WebPlayerCard onDirtyChange={reporter('webPlayer')} />
         <DefaultQuotaCard onDirtyChange={reporter('defaultQuota')} />
         <DefaultNodeAccessCard onDirtyChange={reporter('defaultNodeAccess')} />
+        <DefaultLibraryAccessCard onDirtyChange={reporter('defaultLibraryAccess')} />
         <PlayAgentPolicyCard onDirtyChange={reporter('playAgentPolicy')} />
         <ProtocolInfoCard onDirtyChange={reporter('protocolInfo')} />
         <McpCard onDirtyChange={reporter('mcp')} />

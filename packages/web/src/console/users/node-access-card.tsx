@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { nodeAccessSchema, type NodeAccess, type UserDetail } from '@svc/contracts';
@@ -13,6 +13,7 @@ import {
   type NodeAccessValues,
 } from './node-access-form.js';
 import type { RouteOption } from './route-options.js';
+import { SaveRow } from './save-row.js';
 import { USERS_PATH, userPath } from './user-paths.js';
 
 export interface RouteChoices {
@@ -74,13 +75,7 @@ export function NodeAccessForm({
               )
             }
           />
-          {!readOnly && (
-            <Group justify="flex-end">
-              <Button type="submit" loading={save.isPending} data-testid="node-access-save">
-                {t('common:save')}
-              </Button>
-            </Group>
-          )}
+          <SaveRow readOnly={readOnly} pending={save.isPending} testId="node-access-save" />
         </Stack>
       </form>
     </Paper>

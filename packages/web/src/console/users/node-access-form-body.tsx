@@ -1,9 +1,10 @@
 import type { ReactNode } from 'react';
-import { Alert, MultiSelect, Radio, SimpleGrid, Stack, TagsInput } from '@mantine/core';
+import { Alert, MultiSelect, SimpleGrid, TagsInput } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
 import { nodeAccessModeSchema, type RouteKind } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { ErrorAlert } from '../../shell/error-alert.js';
+import { AccessModeRadios } from './access-mode-radios.js';
 import type { RouteChoices } from './node-access-card.js';
 import type { NodeAccessValues } from './node-access-form.js';
 import { routeLabel, selectItems, unknownRoutesOf } from './route-options.js';
@@ -66,24 +67,13 @@ export function NodeAccessFormBody({
 
   return (
     <>
-      <Radio.Group
-        label={t(`${modeMessages}.mode`)}
-        {...form.getInputProps('mode')}
-        data-testid="node-access-mode"
-      >
-        <Stack gap="sm" mt="xs">
-          {MODES.map((mode) => (
-            <Radio
-              key={mode}
-              value={mode}
-              disabled={readOnly}
-              label={t(`${modeMessages}.modes.${mode}`)}
-              description={t(`${modeMessages}.modes.${mode}_help`)}
-              data-testid={`node-access-mode-${mode}`}
-            />
-          ))}
-        </Stack>
-      </Radio.Group>
+      <AccessModeRadios
+        input={form.getInputProps('mode')}
+        modes={MODES}
+        messages={modeMessages}
+        readOnly={readOnly}
+        testId="node-access-mode"
+      />
       {listed && (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
           {listInput('node', 'nodes', t('nodeAccess.nodes'))}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Paper, Stack } from '@mantine/core';
+import { Alert, Paper, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { managedUserSchema, type DelegablePermission, type ManagedUser } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
@@ -7,6 +7,7 @@ import { useApiMutation } from '../../api/hooks.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { PermissionCheckboxes } from './account-fields.js';
+import { SaveRow } from './save-row.js';
 import { USERS_PATH, userPath } from './user-paths.js';
 import {
   hasEditablePermissions,
@@ -61,18 +62,12 @@ export function PermissionsForm({ user, readOnly }: { user: ManagedUser; readOnl
             readOnly={readOnly}
           />
           {save.isError && <ErrorAlert error={save.error} />}
-          {!readOnly && (
-            <Group justify="flex-end">
-              <Button
-                type="submit"
-                loading={save.isPending}
-                disabled={samePermissions(permissions, user.permissions)}
-                data-testid="user-permissions-save"
-              >
-                {t('common:save')}
-              </Button>
-            </Group>
-          )}
+          <SaveRow
+            readOnly={readOnly}
+            pending={save.isPending}
+            disabled={samePermissions(permissions, user.permissions)}
+            testId="user-permissions-save"
+          />
         </Stack>
       </form>
     </Paper>

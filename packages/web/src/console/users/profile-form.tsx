@@ -1,4 +1,4 @@
-import { Button, Group, Paper, Stack, TextInput } from '@mantine/core';
+import { Paper, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
@@ -14,6 +14,7 @@ import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { PlaybackFields } from './account-fields.js';
 import { hasChanges, profileValuesFrom, toProfileChanges, type ProfileValues } from './user-form.js';
+import { SaveRow } from './save-row.js';
 import { USERS_PATH, userPath } from './user-paths.js';
 import { isOwnAccount } from './user-permissions.js';
 
@@ -81,18 +82,12 @@ export function ProfileForm({ user, readOnly }: { user: ManagedUser; readOnly: b
             disabled={readOnly}
           />
           {save.isError && <ErrorAlert error={save.error} form={form} />}
-          {!readOnly && (
-            <Group justify="flex-end">
-              <Button
-                type="submit"
-                loading={save.isPending}
-                disabled={!hasChanges(changes)}
-                data-testid="user-profile-save"
-              >
-                {t('common:save')}
-              </Button>
-            </Group>
-          )}
+          <SaveRow
+            readOnly={readOnly}
+            pending={save.isPending}
+            disabled={!hasChanges(changes)}
+            testId="user-profile-save"
+          />
         </Stack>
       </form>
     </Paper>

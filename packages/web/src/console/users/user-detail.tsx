@@ -3,6 +3,7 @@ import { Alert, Anchor, Button, Paper, SimpleGrid, Tabs, Text } from '@mantine/c
 import {
   IconArrowLeft,
   IconKey,
+  IconLibrary,
   IconLock,
   IconLockOpen,
   IconRoute,
@@ -19,6 +20,8 @@ import { formatDateTime } from '../../i18n/format.js';
 import { useSession } from '../../session/session.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { QueryState } from '../../shell/query-state.js';
+import { LibraryAccessForm } from './library-access-card.js';
+import { useLibraryChoices } from './library-access-form-body.js';
 import { NodeAccessForm } from './node-access-card.js';
 import { PermissionsForm } from './permissions-form.js';
 import { ProfileForm } from './profile-form.js';
@@ -29,7 +32,7 @@ import { UserActionModals, type UserAction } from './user-action-modals.js';
 import { userPath } from './user-paths.js';
 import { isOwnAccount, mayEditUser } from './user-permissions.js';
 
-/** /console/users/:id: one account, its permissions, node access and quotas with their use. */
+/** /console/users/:id: one account, its permissions, node and library access and quotas with their use. */
 export function UserDetail() {
   const { t } = useTranslation('users');
   const { id = '' } = useParams();
@@ -85,6 +88,7 @@ function UserDetailBody({ user }: { user: UserDetailData }) {
   const { user: actor } = useSession();
   const [action, setAction] = useState<UserAction | null>(null);
   const routes = useRouteOptions();
+  const libraries = useLibraryChoices();
   const editable = actor ? mayEditUser(actor, user) : false;
   const own = actor ? isOwnAccount(actor, user) : false;
 
@@ -166,6 +170,13 @@ function UserDetailBody({ user }: { user: UserDetailData }) {
           >
             {t('detail.tab.nodeAccess')}
           </Tabs.Tab>
+          <Tabs.Tab
+            value="library-access"
+            leftSection={<IconLibrary size={16} />}
+            data-testid="user-tab-library-access"
+          >
+            {t('detail.tab.libraryAccess')}
+          </Tabs.Tab>
           <Tabs.Tab value="quotas" leftSection={<IconGauge size={16} />} data-testid="user-tab-quotas">
             {t('detail.tab.quotas')}
           </Tabs.Tab>
@@ -178,6 +189,15 @@ function UserDetailBody({ user }: { user: UserDetailData }) {
         </Tabs.Panel>
         <Tabs.Panel value="node-access">
           <NodeAccessForm user={user} routes={routes} readOnly={!editable} />
+        </Tabs.Panel>
+        <Tabs.Panel value="library-access">
+          {/* Mounted again once the library list arrives, so deleted libraries drop out of the form. */}
+          <LibraryAccessForm
+            key={libraries.ids ? 'known' : 'unknown'}
+            user={user}
+            libraries={libraries}
+            readOnly={!editable}
+          />
         </Tabs.Panel>
         <Tabs.Panel value="quotas">
           <QuotasCard user={user} routes={routes} readOnly={!editable} />

@@ -63,7 +63,8 @@ const en = {
     title: 'New user',
     submit: 'Create user',
     done: 'User {{name}} created',
-    defaultsHint: 'Node access and traffic quotas start from the defaults in the system settings.',
+    defaultsHint:
+      'Node access, library access and traffic quotas start from the defaults in the system settings.',
   },
   detail: {
     back: 'All users',
@@ -78,6 +79,7 @@ const en = {
       profile: 'Account',
       permissions: 'Permissions',
       nodeAccess: 'Node access',
+      libraryAccess: 'Libraries',
       quotas: 'Traffic quotas',
     },
   },
@@ -106,6 +108,20 @@ const en = {
     emptyList: 'Nothing chosen: the user can use no route until one is added.',
     unknown: 'Not found: {{ids}}',
     done: 'Node access saved',
+  },
+  libraryAccess: {
+    mode: 'Which libraries the user may browse and play',
+    modes: {
+      ALL: 'All libraries',
+      ALL_help: 'Every library, also ones added later.',
+      ALLOW_LIST: 'Only the libraries chosen below',
+      ALLOW_LIST_help: 'Items of other libraries are hidden everywhere: apps, portal, streams.',
+    },
+    libraries: 'Libraries',
+    typeHelp: 'Type a library id and press Enter. Opening the library list needs the library permission.',
+    emptyList: 'Nothing chosen: the user sees no library until one is added.',
+    adminSeesAll: 'Administrators always see every library; this setting applies if the role changes.',
+    done: 'Library access saved',
   },
   quotas: {
     usageTitle: 'Use in the current period',
@@ -229,7 +245,7 @@ const zh: Shape<typeof en> = {
     title: '新建用户',
     submit: '创建用户',
     done: '用户 {{name}} 已创建',
-    defaultsHint: '节点访问和流量配额取自系统设置中的默认值。',
+    defaultsHint: '节点访问、媒体库访问和流量配额取自系统设置中的默认值。',
   },
   detail: {
     back: '全部用户',
@@ -244,6 +260,7 @@ const zh: Shape<typeof en> = {
       profile: '账号',
       permissions: '权限',
       nodeAccess: '节点访问',
+      libraryAccess: '媒体库',
       quotas: '流量配额',
     },
   },
@@ -271,6 +288,20 @@ const zh: Shape<typeof en> = {
     emptyList: '尚未选择：添加线路之前，用户无法使用任何线路。',
     unknown: '未找到：{{ids}}',
     done: '节点访问已保存',
+  },
+  libraryAccess: {
+    mode: '用户可浏览和播放的媒体库',
+    modes: {
+      ALL: '全部媒体库',
+      ALL_help: '所有媒体库，包括以后添加的。',
+      ALLOW_LIST: '仅限下面选择的媒体库',
+      ALLOW_LIST_help: '其他媒体库的条目在各处隐藏：应用、门户和播放流。',
+    },
+    libraries: '媒体库',
+    typeHelp: '输入媒体库 ID 后按回车。打开媒体库列表需要媒体库权限。',
+    emptyList: '未选择任何媒体库：添加之前该用户看不到任何媒体库。',
+    adminSeesAll: '管理员始终可以看到所有媒体库；此设置在角色变更后生效。',
+    done: '媒体库访问已保存',
   },
   quotas: {
     usageTitle: '当前周期用量',

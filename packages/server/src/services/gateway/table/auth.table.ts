@@ -26,6 +26,7 @@ export const AUTH_ROUTES: readonly GatewayRouteEntry[] = [
   { methods: ['GET', 'PATCH', 'DELETE'], path: '/api/auth/admin/users/:id', rule: USER_ADMIN },
   { methods: ['PUT'], path: '/api/auth/admin/users/:id/permissions', rule: USER_ADMIN },
   { methods: ['PUT'], path: '/api/auth/admin/users/:id/node-access', rule: USER_ADMIN },
+  { methods: ['PUT'], path: '/api/auth/admin/users/:id/library-access', rule: USER_ADMIN },
   { methods: ['PUT'], path: '/api/auth/admin/users/:id/quotas', rule: USER_ADMIN },
   { methods: ['GET'], path: '/api/auth/admin/users/:id/usage', rule: USER_ADMIN },
   { methods: ['GET'], path: '/api/auth/admin/audit-log', rule: { kind: 'admin', anyOf: ['audit'] } },
@@ -46,6 +47,7 @@ export const AUTH_ROUTES: readonly GatewayRouteEntry[] = [
   { methods: ['PUT'], path: '/api/auth/admin/branding/logo', rule: SETTINGS_ADMIN },
   { methods: ['GET', 'PUT'], path: '/api/auth/admin/traffic-quotas/default-policy', rule: SETTINGS_ADMIN },
   { methods: ['GET', 'PUT'], path: '/api/auth/admin/node-access-policy', rule: SETTINGS_ADMIN },
+  { methods: ['GET', 'PUT'], path: '/api/auth/admin/library-access-policy', rule: SETTINGS_ADMIN },
   // The playback report: 'reports' (administrators only) or 'user'.
   {
     methods: ['GET', 'PUT'],

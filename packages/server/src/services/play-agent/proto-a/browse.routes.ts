@@ -65,8 +65,13 @@ export function registerBrowseRoutes(routes: ProtocolRoutes): void {
     assertSelf(player, params.userId ?? player.query.string('UserId'));
     return player.player.userId;
   };
-  const cached = <T>(player: PlayerRequest, url: string, load: () => Promise<T>) =>
-    deps.cache.through(player.player.userId, url, load);
+  // Cached answers are kept per library access too, so a changed access is not answered from the cache.
+  const cached = async <T>(player: PlayerRequest, url: string, load: () => Promise<T>) => {
+    if (!deps.cache.isEnabled) return load();
+    const { libraryAccess } = await deps.gate.policy(player.player.userId);
+    const scope = libraryAccess.mode === 'ALL' ? '*' : [...libraryAccess.libraryIds].sort().join(',');
+    return deps.cache.through(player.player.userId, `${scope}\u0000${url}`, load);
+  };
 
   const views = async (userId: string) => {
     const list = await deps.media.views(userId);

@@ -34,7 +34,16 @@ export function runTimeTicks(item: PlaybackItem): number | undefined {
   return seconds ? secondsToTicks(seconds) : undefined;
 }
 
-export function userDto(user: PlaybackUser, server: ServerIdentity): Dto {
+/**
+ * Emby's user DTO. `libraries`: the user's library access in effect (Policy.EnableAllFolders and
+ * EnabledFolders, as Emby reports a user limited to some libraries); every library when not given.
+ */
+export function userDto(
+  user: PlaybackUser,
+  server: ServerIdentity,
+  libraries?: { mode: 'ALL' | 'ALLOW_LIST'; libraryIds: readonly string[] },
+): Dto {
+  const allFolders = !libraries || libraries.mode === 'ALL';
   return {
     Name: user.username,
     ServerId: server.serverId,
@@ -73,7 +82,8 @@ export function userDto(user: PlaybackUser, server: ServerIdentity): Dto {
       EnableSyncTranscoding: false,
       EnableMediaConversion: false,
       EnableAllChannels: true,
-      EnableAllFolders: true,
+      EnableAllFolders: allFolders,
+      EnabledFolders: allFolders ? [] : libraries.libraryIds.map(toProtocolId),
       EnableAllDevices: true,
       EnablePublicSharing: false,
       InvalidLoginAttemptCount: 0,

@@ -115,6 +115,12 @@ export class ProtocolRoutes {
     };
   }
 
+  /** The signed-in player of a request open to anyone, when it carries a valid token (else null). */
+  async optionalPlayer(request: FastifyRequest): Promise<Player | null> {
+    const auth = readClientAuthorization(request.headers, request.query as Record<string, unknown>);
+    return auth.token ? this.deps.tokens.resolve(auth.token) : null;
+  }
+
   /**
    * Every path below `prefix` (a protocol this node does not serve) answers 503 PROTOCOL_NOT_SUPPORTED
    * rather than 404, so a player learns the protocol is off, not that the server is not one.

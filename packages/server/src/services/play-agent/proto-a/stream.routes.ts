@@ -1,7 +1,7 @@
 import { basename } from 'node:path/posix';
 import { LRUCache } from 'lru-cache';
 import { request as undiciRequest } from 'undici';
-import type { PlaybackImageType, PlaybackItem } from '@svc/contracts';
+import { libraryAccessAllows, type PlaybackImageType, type PlaybackItem } from '@svc/contracts';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
 import { fromProtocolId } from './ids.js';
@@ -25,6 +25,10 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
   const { deps } = routes;
   const items = new LRUCache<string, PlaybackItem>({ max: 5_000, ttl: ITEM_CACHE_MS });
 
+  /**
+   * The item behind a byte route, looked up once per ITEM_CACHE_MS; the library access is checked on every
+   * request against the gate's policy, so a library taken away stops the next request (hidden: 404).
+   */
   const fileItem = async (player: PlayerRequest, rawId: string): Promise<PlaybackItem> => {
     const id = fromProtocolId(rawId);
     if (!id) throw notFound('item');
@@ -37,6 +41,10 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
     if (!item.file) throw new AppError(400, 'NOT_PLAYABLE', 'this item is a folder, not a file');
     return item;
   };
+  const admitTo = async (player: PlayerRequest, item: PlaybackItem, bytes: boolean) => {
+    const policy = await deps.gate.admit(player.player, player.endpointId, { bytes });
+    if (!libraryAccessAllows(policy.libraryAccess, item.libraryId)) throw notFound('item');
+  };
 
   const stream =
     (attachment: boolean) =>
@@ -48,7 +56,7 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       const params = request.params as { id: string; file?: string };
       if (params.file !== undefined && !STREAM_FILE.test(params.file)) throw notFound('stream');
       const item = await fileItem(player, params.id);
-      await deps.gate.admit(player.player, player.endpointId, { bytes: true });
+      await admitTo(player, item, true);
       const media = playedMedia(item);
       const route = { userId: player.player.userId, endpointId: player.endpointId };
       const connection = deps.sessions.openStream(player.context, media, attachment ? 'download' : 'play');
@@ -88,7 +96,7 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
         (file.mediaInfo?.streams ?? []).reduce((max, s) => Math.max(max, s.index), -1) + 1;
       const subtitle = file.subtitles[Number(params.index) - firstExternal];
       if (!subtitle) throw notFound('external subtitle');
-      await deps.gate.admit(player.player, player.endpointId, { bytes: false });
+      await admitTo(player, item, false);
       const source = subtitle.format.toLowerCase();
       if (source !== format && !(source === 'srt' && format === 'vtt')) {
         throw new AppError(400, 'SUBTITLE_FORMAT', `this subtitle is ${source}; ask for Stream.${source}`);
@@ -108,12 +116,15 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       const type = IMAGE_TYPE[params.type.toLowerCase()];
       const id = fromProtocolId(params.id);
       if (!type || !id || (params.index !== undefined && params.index !== '0')) throw notFound('image');
+      // Open like Emby's (players load artwork without a token); with a valid token, the user's libraries
+      // apply and artwork of a hidden item is not found.
+      const viewer = await routes.optionalPlayer(request);
       // A library's image is the poster of the item its tag names (see the views).
       const candidates = [id, fromProtocolId(query.string('tag'))].filter(
         (value): value is string => value !== null,
       );
       for (const candidate of candidates) {
-        const url = await deps.media.imageUrl(candidate, type);
+        const url = await deps.media.imageUrl(candidate, type, viewer?.userId);
         const answer = await undiciRequest(url, {
           method: request.method === 'HEAD' ? 'HEAD' : 'GET',
           headers: { [SERVICE_TOKEN_HEADER]: deps.serviceToken },

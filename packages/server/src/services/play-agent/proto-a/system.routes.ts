@@ -97,7 +97,7 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     const server = deps.server();
     const userId = toProtocolId(answer.user.id);
     return {
-      User: userDto(answer.user, server),
+      User: userDto(answer.user, server, (await deps.users.playbackPolicy(answer.user.id)).libraryAccess),
       SessionInfo: {
         PlayState: { CanSeek: false, IsPaused: false, IsMuted: false, RepeatMode: 'RepeatNone' },
         AdditionalUsers: [],
@@ -132,14 +132,17 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     return reply.status(204).send();
   });
 
-  routes.signedIn('GET', ['/Users/Me'], async (_request, _reply, { player }) =>
-    userDto(await deps.users.user(player.userId), deps.server()),
-  );
+  const ownUser = async (userId: string) => {
+    // Asked afresh (not the gate's cache): a policy cached here would delay a quota change made right after.
+    const [user, policy] = await Promise.all([deps.users.user(userId), deps.users.playbackPolicy(userId)]);
+    return userDto(user, deps.server(), policy.libraryAccess);
+  };
+  routes.signedIn('GET', ['/Users/Me'], async (_request, _reply, { player }) => ownUser(player.userId));
 
   routes.signedIn('GET', ['/Users/:userId'], async (request, _reply, { player }) => {
     const { userId } = request.params as { userId: string };
     if (fromProtocolId(userId) !== player.userId) throw forbidden('another account');
-    return userDto(await deps.users.user(player.userId), deps.server());
+    return ownUser(player.userId);
   });
 
   routes.signedIn('GET', ['/DisplayPreferences/:id'], async (request) => {

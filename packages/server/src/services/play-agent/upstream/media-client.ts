@@ -69,9 +69,10 @@ export class MediaClient {
     return this.client.json('GET', '/api/media/internal/protocol/proto_a/settings', protocolServerInfoSchema);
   }
 
-  /** Base URL and path of an item's image, for streaming it through. */
-  async imageUrl(id: string, type: string): Promise<string> {
-    return `${await this.client.baseUrl()}/api/media/internal/playback/items/${encodeURIComponent(id)}/images/${type}`;
+  /** Base URL and path of an item's image, for streaming it through; with a user, within its libraries. */
+  async imageUrl(id: string, type: string, userId?: string): Promise<string> {
+    const path = `/api/media/internal/playback/items/${encodeURIComponent(id)}/images/${type}`;
+    return `${await this.client.baseUrl()}${path}${userId ? `?${query({ userId })}` : ''}`;
   }
 
   private async list(kind: string, values: Record<string, string | number | undefined>) {

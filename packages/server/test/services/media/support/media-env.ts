@@ -135,7 +135,11 @@ export async function startMediaTestEnv(
         storageComponentFactory(
           tree === 'synthetic' ? { ffprobe: path.join(workDir, 'no-such-ffprobe') } : {},
         ),
-        mediaComponentFactory({ expose: (exposed) => (parts = exposed) }),
+        mediaComponentFactory({
+          expose: (exposed) => (parts = exposed),
+          // No user service runs here: every user sees every library (library-access.test.ts covers the rule).
+          libraryAccess: async () => ({ mode: 'ALL', libraryIds: [] }),
+        }),
       ],
       backend.env,
     );
