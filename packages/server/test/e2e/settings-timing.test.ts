@@ -14,7 +14,7 @@ import { POLICY_REFRESH_MS, PolicyRefresher } from '../../src/services/play-agen
 import { ResponseCache } from '../../src/services/play-agent/proto-a/response-cache.js';
 import { ConfigClient } from '../../src/services/play-agent/upstream/config-client.js';
 import { MediaClient } from '../../src/services/play-agent/upstream/media-client.js';
-import { ServiceClient } from '../../src/services/play-agent/upstream/service-client.js';
+import { ServiceClient } from '../../src/platform/http/service-client.js';
 import { installBackends } from '../support/install-backends.js';
 import { call, startPlaybackInstall, type Json, type PlaybackInstall } from '../support/playback-install.js';
 import { waitFor } from '../support/runtime.js';

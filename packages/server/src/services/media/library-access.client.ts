@@ -1,6 +1,6 @@
 import { playbackPolicyResponseSchema } from '@svc/contracts';
 import type { RegistryClient } from '../../platform/registry-client.js';
-import { ServiceClient } from '../play-agent/upstream/service-client.js';
+import { ServiceClient } from '../../platform/http/service-client.js';
 import type { LibraryAccessSource } from './library-access.js';
 
 /**

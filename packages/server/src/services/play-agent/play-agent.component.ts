@@ -26,7 +26,7 @@ import { UsageMeter } from './reporting/usage-meter.js';
 import { ConfigClient } from './upstream/config-client.js';
 import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js';
 import { MediaClient } from './upstream/media-client.js';
-import { ServiceClient } from './upstream/service-client.js';
+import { ServiceClient } from '../../platform/http/service-client.js';
 import { UserClient } from './upstream/user-client.js';
 
 /**

@@ -6,7 +6,7 @@ import {
   type PlayAgentPolicy,
   type ResolveEndpointResponse,
 } from '@svc/contracts';
-import type { ServiceClient } from './service-client.js';
+import type { ServiceClient } from '../../../platform/http/service-client.js';
 
 /** The config service: the play-agent policy, the node's public address and the manual reverse-proxy addresses. */
 export class ConfigClient {

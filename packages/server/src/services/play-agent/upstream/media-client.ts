@@ -12,7 +12,7 @@ import {
   type PlaybackUserDataUpdate,
   type PlaybackView,
 } from '@svc/contracts';
-import type { ServiceClient } from './service-client.js';
+import type { ServiceClient } from '../../../platform/http/service-client.js';
 
 const query = (values: Record<string, string | number | undefined>) => {
   const params = new URLSearchParams();

@@ -13,7 +13,7 @@ import {
   type TokenKind,
   type UsageReportRequest,
 } from '@svc/contracts';
-import type { ServiceClient } from './service-client.js';
+import type { ServiceClient } from '../../../platform/http/service-client.js';
 
 /** The user service as the play-agent uses it: sign-in, tokens, policies, usage and the activity log. */
 export class UserClient {

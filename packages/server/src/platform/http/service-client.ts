@@ -1,9 +1,9 @@
 import { request } from 'undici';
 import type { z } from 'zod';
 import { errorBodySchema, type RegisteredService } from '@svc/contracts';
-import { AppError } from '../../../platform/http/errors.js';
-import type { RegistryClient } from '../../../platform/registry-client.js';
-import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
+import { AppError } from './errors.js';
+import type { RegistryClient } from '../registry-client.js';
+import { SERVICE_TOKEN_HEADER } from '../service-token.js';
 
 export interface ServiceClientOptions {
   service: RegisteredService;
