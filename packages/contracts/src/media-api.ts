@@ -68,6 +68,11 @@ export const createLibraryRequestSchema = z.strictObject({
   name: libraryNameSchema,
   type: libraryTypeSchema,
   sources: sourcesSchema,
+  /**
+   * Queue a full scan of the new library at once (the default, as Emby's `refreshLibrary`); the answer's
+   * `lastScan` is that queued scan. false leaves it unscanned until a scan is started.
+   */
+  scan: z.boolean().default(true),
 });
 export type CreateLibraryRequest = z.infer<typeof createLibraryRequestSchema>;
 

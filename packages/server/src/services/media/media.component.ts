@@ -102,10 +102,11 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
         runner = scanRunner;
 
         const itemsService = new ItemsService(items, libraries, storage);
+        const scanService = new ScanService(libraries, scans, scanRunner, context.clock);
         registerLibrariesRoutes(app, {
-          libraries: new LibrariesService(libraries, scans, storage, context.clock),
+          libraries: new LibrariesService(libraries, scans, storage, context.clock, scanService),
           items: itemsService,
-          scans: new ScanService(libraries, scans, scanRunner, context.clock),
+          scans: scanService,
           audit,
         });
         registerItemsRoutes(app, itemsService);
