@@ -14,7 +14,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { mediaItemDetailSchema, type MediaItemDetail } from '@svc/contracts';
+import { containerLabel, containerName, mediaItemDetailSchema, type MediaItemDetail } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.js';
@@ -51,7 +51,11 @@ function MediaInfo({ item }: { item: MediaItemDetail }) {
   }
   return (
     <Stack gap="xs">
-      <Field label={t('item.container')}>{info.container}</Field>
+      <Field label={t('item.container')}>
+        <span data-testid="item-container" title={info.container}>
+          {containerLabel(containerName(info.container, item.file?.path) ?? info.container)}
+        </span>
+      </Field>
       <Field label={t('item.duration')}>{formatDuration(info.durationSeconds)}</Field>
       <Field label={t('item.bitrate')}>{formatBitrate(info.bitrate)}</Field>
       <Field label={t('item.size')}>{formatBytes(info.size)}</Field>
