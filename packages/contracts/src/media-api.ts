@@ -296,6 +296,8 @@ export const mediaItemDetailSchema = mediaItemSummarySchema.extend({
   subtitles: z.array(externalSubtitleSchema),
   /** Seasons of a series, episodes of a season. */
   children: z.array(mediaItemSummarySchema),
+  /** The series and the season the item belongs to, outermost first (empty for movies and series). */
+  ancestors: z.array(z.object({ id: z.string(), kind: mediaItemKindSchema, title: z.string() })),
 });
 export type MediaItemDetail = z.infer<typeof mediaItemDetailSchema>;
 

@@ -356,6 +356,16 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
     );
     const seasonOne = seriesItem.children.find((season) => season.seasonNumber === 1)!;
     expect(seasonOne.images.poster?.source).toBe('local');
+    // The breadcrumb of a season names its series; an episode's names its series and season.
+    const seriesCrumb = { id: seriesItem.id, kind: 'series', title: show.nfo.title };
+    expect(seriesItem.ancestors).toEqual([]);
+    const seasonDetail = await detail(seasonOne.id);
+    expect(seasonDetail.ancestors).toEqual([seriesCrumb]);
+    const firstEpisode = await detail(seasonDetail.children[0]!.id);
+    expect(firstEpisode.ancestors).toEqual([
+      seriesCrumb,
+      { id: seasonOne.id, kind: 'season', title: seasonOne.title },
+    ]);
 
     const listed = await allItems(series.id, '&kind=episode');
     expect(listed.map((e) => [e.seasonNumber, e.episodeNumber, e.episodeNumberEnd, e.title])).toEqual(

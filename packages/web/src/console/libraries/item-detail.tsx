@@ -207,16 +207,18 @@ export function ItemDetail() {
         <Anchor component={Link} to={`/console/libraries/${libraryId}`} size="sm">
           {item?.library.name ?? <Skeleton component="span" height={12} width={80} />}
         </Anchor>
-        {item?.seriesId && item.seriesId !== item.id && item.parentId !== item.seriesId && (
-          <Anchor component={Link} to={`/console/libraries/${libraryId}/items/${item.seriesId}`} size="sm">
-            {t('item.series')}
+        {item?.ancestors.map((ancestor) => (
+          <Anchor
+            key={ancestor.id}
+            component={Link}
+            to={`/console/libraries/${libraryId}/items/${ancestor.id}`}
+            size="sm"
+            data-testid="item-breadcrumb"
+            data-kind={ancestor.kind}
+          >
+            {ancestor.title}
           </Anchor>
-        )}
-        {item?.parentId && item.kind !== 'movie' && item.kind !== 'series' && (
-          <Anchor component={Link} to={`/console/libraries/${libraryId}/items/${item.parentId}`} size="sm">
-            {t(item.kind === 'episode' ? 'item.season' : 'item.series')}
-          </Anchor>
-        )}
+        ))}
         <Text size="sm">{item?.title ?? '…'}</Text>
       </Breadcrumbs>
       <QueryState query={query} skeletonRows={8}>

@@ -103,8 +103,6 @@ const en = {
     seasonNumber: 'Season {{number}}',
   },
   item: {
-    series: 'Series',
-    season: 'Season',
     seasons: 'Seasons',
     episodes: 'Episodes',
     releaseDate: 'Release date',
@@ -238,8 +236,6 @@ const zh: Shape<typeof en> = {
     seasonNumber: '第 {{number}} 季',
   },
   item: {
-    series: '剧集',
-    season: '季',
     seasons: '季',
     episodes: '集',
     releaseDate: '上映日期',
