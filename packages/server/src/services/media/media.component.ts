@@ -25,6 +25,7 @@ import { ScanRunner } from './scan-runner.js';
 import { ScanService } from './scan.service.js';
 import { ScanExecution } from './scanner.js';
 import { ScansRepository } from './scans.repository.js';
+import { registerSetupFactsRoutes } from './setup-facts.routes.js';
 import { HttpStorageGateway, type StorageGateway } from './storage-gateway.js';
 import { UserItemDataRepository } from './user-item-data.repository.js';
 import { registerWebhookRoutes } from './webhook.routes.js';
@@ -110,6 +111,7 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
           audit,
         });
         registerItemsRoutes(app, itemsService);
+        registerSetupFactsRoutes(app, scans);
         registerWebhookRoutes(
           app,
           new WebhookService(settingsRepository, libraries, scans, scanRunner, context.clock),
