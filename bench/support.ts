@@ -128,7 +128,7 @@ export async function scannedBenchLibrary(
     },
     admin,
   );
-  await json(entrance, 'POST', `/api/media/libraries/${String(created.id)}/scan`, { mode: 'full' }, admin);
+  // Creating the library started its first scan.
   await waitUntil(async () => {
     const scan = (
       await json(entrance, 'GET', `/api/media/libraries/${String(created.id)}/scan`, undefined, admin)

@@ -95,3 +95,36 @@ export const dashboardHealthResponseSchema = z.object({
   }),
 });
 export type DashboardHealthResponse = z.infer<typeof dashboardHealthResponseSchema>;
+
+// --- What is left to do before users can play (config service, asking the others) ----------------------
+
+/**
+ * The first-run checklist, in the order an administrator does it: a storage mount, a library over it, a
+ * finished scan of a library, an online play-agent (every online play-agent has an address users receive),
+ * and an account that is no administrator.
+ */
+export const SETUP_STEPS = ['storage', 'library', 'scan', 'playback', 'users'] as const;
+export const setupStepSchema = z.enum(SETUP_STEPS);
+export type SetupStep = z.infer<typeof setupStepSchema>;
+
+/** `unknown`: the service that knows did not answer (the step is neither shown done nor to do). */
+export const setupStepStateSchema = z.enum(['done', 'todo', 'unknown']);
+export type SetupStepState = z.infer<typeof setupStepStateSchema>;
+
+/** GET /api/config/dashboard/setup: every step in SETUP_STEPS order; `complete` once all are done. */
+export const dashboardSetupResponseSchema = z.object({
+  steps: z.array(z.object({ step: setupStepSchema, state: setupStepStateSchema })),
+  complete: z.boolean(),
+});
+export type DashboardSetupResponse = z.infer<typeof dashboardSetupResponseSchema>;
+
+/** GET /api/auth/internal/setup-facts (service token): enabled accounts that are not administrators. */
+export const userSetupFactsSchema = z.object({ users: z.number().int().min(0) });
+export type UserSetupFacts = z.infer<typeof userSetupFactsSchema>;
+
+/** GET /api/media/internal/setup-facts (service token): libraries, and those with a succeeded scan. */
+export const mediaSetupFactsSchema = z.object({
+  libraries: z.number().int().min(0),
+  scannedLibraries: z.number().int().min(0),
+});
+export type MediaSetupFacts = z.infer<typeof mediaSetupFactsSchema>;

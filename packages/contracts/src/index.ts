@@ -7,6 +7,7 @@ export * from './auth-api.js';
 export * from './audit-actions.js';
 export * from './users-api.js';
 export * from './media-api.js';
+export * from './containers.js';
 export * from './portal-api.js';
 export * from './storage-api.js';
 export * from './playback-api.js';

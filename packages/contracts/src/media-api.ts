@@ -68,6 +68,11 @@ export const createLibraryRequestSchema = z.strictObject({
   name: libraryNameSchema,
   type: libraryTypeSchema,
   sources: sourcesSchema,
+  /**
+   * Queue a full scan of the new library at once (the default, as Emby's `refreshLibrary`); the answer's
+   * `lastScan` is that queued scan. false leaves it unscanned until a scan is started.
+   */
+  scan: z.boolean().default(true),
 });
 export type CreateLibraryRequest = z.infer<typeof createLibraryRequestSchema>;
 
@@ -291,6 +296,8 @@ export const mediaItemDetailSchema = mediaItemSummarySchema.extend({
   subtitles: z.array(externalSubtitleSchema),
   /** Seasons of a series, episodes of a season. */
   children: z.array(mediaItemSummarySchema),
+  /** The series and the season the item belongs to, outermost first (empty for movies and series). */
+  ancestors: z.array(z.object({ id: z.string(), kind: mediaItemKindSchema, title: z.string() })),
 });
 export type MediaItemDetail = z.infer<typeof mediaItemDetailSchema>;
 

@@ -76,7 +76,7 @@ describe.each(installBackends())('players against svc standalone on $label', (ba
         type: 'movies',
         sources: [{ nodeId: 'node-local-storage', mountId: mount.body.id, path: '/Movies' }],
       });
-      await admin('POST', `/api/media/libraries/${String(library.body.id)}/scan`, { mode: 'full' });
+      // Creating the library started its first scan.
       await waitFor(async () => {
         const scan = (await admin('GET', `/api/media/libraries/${String(library.body.id)}/scan`)).body
           .scan as Json | null;

@@ -111,8 +111,7 @@ export async function startPlaybackInstall(
     });
     if (created.status !== 201) throw new Error(`library failed: ${created.text}`);
     const id = String(created.body.id);
-    const scan = await admin('POST', `/api/media/libraries/${id}/scan`, { mode: 'full' });
-    if (scan.status >= 300) throw new Error(`scan failed: ${scan.text}`);
+    // Creating the library started its first scan.
     await waitFor(
       async () => {
         const state = await admin('GET', `/api/media/libraries/${id}/scan`);

@@ -15,11 +15,29 @@ async function choose(page: Page, testId: string, option: string) {
   await page.getByRole('option', { name: option, exact: true }).click();
 }
 
+/** Opens the dashboard and waits until its first-run checklist shows `step` in `state` (refreshing it). */
+async function expectSetupStep(page: Page, step: string, state: 'done' | 'todo') {
+  await page.getByTestId('nav-dashboard').click();
+  await page.getByTestId('dashboard').waitFor();
+  const row = page.locator(`[data-testid="setup-step"][data-step="${step}"]`);
+  await expect
+    .poll(
+      async () => {
+        await page.getByTestId('dashboard-refresh').click();
+        return row.getAttribute('data-state', { timeout: 2_000 }).catch(() => null);
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(state);
+}
+
 /**
- * The whole story in Chromium against the real program: first-run set-up → a user → a mount of the
- * generated media → a library with its folder picked by browsing → a scan with its progress bar → the
- * portal as that user: the library, the playback routes, a film played in the browser with its time
- * advancing → the play in the activity log.
+ * The walkthrough of a new install in Chromium against the real program, from a fresh data folder:
+ * first-run set-up → the dashboard's checklist of what is left → a mount of the generated media → a library
+ * with its folder picked by browsing, whose first scan starts by itself (its progress bar seen) → a user,
+ * after which the checklist is complete and gone → the portal as that user: the library, the playback
+ * routes, a film played in the browser with its time advancing → the play in the activity log → the same
+ * user through the Emby API (sign-in by name, PlaybackInfo, a ranged stream) with no other set-up.
  */
 describe('console and portal end to end', () => {
   let install: RunningInstall;
@@ -47,18 +65,10 @@ describe('console and portal end to end', () => {
     await signIn(page, install.entrance, 'console', ADMIN.username, ADMIN.password);
     await page.getByTestId('dashboard').waitFor();
     await settled(page);
-    await console_.screenshot('dashboard');
-
-    // A user.
-    await page.getByTestId('nav-users').click();
-    await page.getByTestId('user-create-button').click();
-    await page.getByTestId('user-form-username').fill(VIEWER.username);
-    await page.getByTestId('user-form-password').fill(VIEWER.password);
-    await page.getByTestId('user-form-password-repeat').fill(VIEWER.password);
-    await console_.screenshot('user-create-form');
-    await page.getByTestId('user-create-submit').click();
-    await page.locator(`[data-testid="user-row"][data-username="${VIEWER.username}"]`).waitFor();
-    await console_.screenshot('users');
+    // A fresh install: everything left to do but the built-in play-agent, which comes online by itself.
+    for (const step of ['storage', 'library', 'scan', 'users']) await expectSetupStep(page, step, 'todo');
+    await expectSetupStep(page, 'playback', 'done');
+    await console_.screenshot('dashboard-checklist-fresh');
 
     // A fresh install needs no playback address: until one is set, the built-in play-agent is handed out
     // at its direct address, at the port it really listens on (the test moves it off 19090).
@@ -81,6 +91,7 @@ describe('console and portal end to end', () => {
     await page.getByTestId('mount-save').click();
     await page.getByTestId('mount-row').filter({ hasText: 'media' }).waitFor();
     await console_.screenshot('storage-mounts');
+    await expectSetupStep(page, 'storage', 'done');
 
     // A library whose folder is picked by browsing the mount.
     await page.getByTestId('nav-libraries').click();
@@ -92,11 +103,7 @@ describe('console and portal end to end', () => {
     await page.getByTestId('source-add-selected').click();
     await page.getByTestId('library-source').first().waitFor();
     await console_.screenshot('library-form');
-    await page.getByTestId('library-save').click();
-    const row = page.getByTestId('library-row').filter({ hasText: 'Films' });
-    await row.waitFor();
-
-    // Scan, and watch the progress bar the row shows while the scan runs.
+    // Saving starts the first scan by itself: watch the progress bar the row shows while it runs.
     await page.evaluate(() => {
       const seen: string[] = [];
       (window as unknown as { scanProgressSeen: string[] }).scanProgressSeen = seen;
@@ -105,7 +112,9 @@ describe('console and portal end to end', () => {
         if (bar) seen.push(bar.textContent ?? '');
       }).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
-    await row.getByTestId('library-scan').click();
+    await page.getByTestId('library-save').click();
+    const row = page.getByTestId('library-row').filter({ hasText: 'Films' });
+    await row.waitFor();
     await page
       .locator('[data-testid="scan-result"][data-outcome="succeeded"]')
       .first()
@@ -123,6 +132,40 @@ describe('console and portal end to end', () => {
     await page.getByTestId('item-card').first().waitFor();
     await page.getByTestId('poster-image').first().waitFor();
     await console_.screenshot('library-items');
+    // Containers go by their common names, not ffprobe's format lists.
+    for (const [title, container] of [
+      ['Heat', 'MP4'],
+      ['Arrival', 'MKV'],
+    ]) {
+      await page.getByTestId('item-card').filter({ hasText: title }).first().click();
+      await expect.poll(() => page.getByTestId('item-container').innerText()).toBe(container);
+      await page.goBack();
+    }
+    await console_.screenshot('item-detail');
+    for (const step of ['library', 'scan']) await expectSetupStep(page, step, 'done');
+    await expectSetupStep(page, 'users', 'todo');
+    await console_.screenshot('dashboard-checklist-users-left');
+
+    // A user.
+    await page.getByTestId('nav-users').click();
+    await page.getByTestId('user-create-button').click();
+    await page.getByTestId('user-form-username').fill(VIEWER.username);
+    await page.getByTestId('user-form-password').fill(VIEWER.password);
+    await page.getByTestId('user-form-password-repeat').fill(VIEWER.password);
+    await console_.screenshot('user-create-form');
+    await page.getByTestId('user-create-submit').click();
+    await page.locator(`[data-testid="user-row"][data-username="${VIEWER.username}"]`).waitFor();
+    await console_.screenshot('users');
+
+    // Every step is done: the checklist is gone.
+    await page.getByTestId('nav-dashboard').click();
+    await expect
+      .poll(async () => {
+        await page.getByTestId('dashboard-refresh').click();
+        return page.getByTestId('setup-checklist').count();
+      })
+      .toBe(0);
+    await console_.screenshot('dashboard-set-up');
     expect(console_.problems).toEqual([]);
   });
 
@@ -204,5 +247,48 @@ describe('console and portal end to end', () => {
     expect(events.reduce((sum, event) => sum + event.bytesDelta, 0)).toBeGreaterThan(0);
     expect(portal.problems).toEqual([]);
     await portal.context.close();
+  });
+
+  it('the same user plays through the Emby API with no other set-up', async () => {
+    const playAgent = `http://${install.env.PLAY_AGENT_LISTEN}`;
+    const client =
+      'MediaBrowser Client="Emby Web", Device="Chromium", DeviceId="web-flow-1", Version="4.8.10.0"';
+    const emby = async (path: string, init: { method?: string; token?: string; body?: unknown } = {}) => {
+      const response = await fetch(`${playAgent}${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          'x-emby-authorization': client,
+          ...(init.token ? { 'x-emby-token': init.token } : {}),
+          ...(init.body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      expect(response.status, `${path}: ${response.status}`).toBe(200);
+      return (await response.json()) as Record<string, unknown>;
+    };
+
+    const signedIn = await emby('/emby/Users/AuthenticateByName', {
+      method: 'POST',
+      body: { Username: VIEWER.username, Pw: VIEWER.password },
+    });
+    const token = String(signedIn.AccessToken);
+    const userId = String((signedIn.User as { Id: string }).Id);
+    const items = await emby(`/emby/Users/${userId}/Items?Recursive=true&IncludeItemTypes=Movie`, { token });
+    const heat = (items.Items as { Id: string; Name: string }[]).find((item) => item.Name === 'Heat');
+    expect(heat).toBeDefined();
+
+    const info = await emby(`/emby/Items/${heat!.Id}/PlaybackInfo?UserId=${userId}`, {
+      method: 'POST',
+      token,
+      body: {},
+    });
+    const [source] = info.MediaSources as { Container: string; DirectStreamUrl: string; Size: number }[];
+    expect(source?.Container).toBe('mp4');
+    const stream = await fetch(`${playAgent}${source!.DirectStreamUrl}`, {
+      headers: { range: 'bytes=0-1023', 'x-emby-authorization': client },
+    });
+    expect(stream.status).toBe(206);
+    expect(stream.headers.get('content-range')).toBe(`bytes 0-1023/${source!.Size}`);
+    expect((await stream.arrayBuffer()).byteLength).toBe(1024);
   });
 });

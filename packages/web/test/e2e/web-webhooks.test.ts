@@ -136,6 +136,7 @@ describe('outbound webhooks on the settings page', () => {
       name: 'Films',
       type: 'movies',
       sources: [{ nodeId: 'node-local-storage', mountId: mount.id, path: '/Movies' }],
+      scan: false,
     });
     libraryId = String(library.id);
   }, 300_000);

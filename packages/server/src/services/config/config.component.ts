@@ -37,6 +37,8 @@ import { HttpNodeLifecycleSender, registeredAddress } from './node-lifecycle.cli
 import { registerNodeManagementRoutes } from './node-management.routes.js';
 import { DashboardHealthService } from './dashboard-health.service.js';
 import { registerDashboardRoutes } from './dashboard.routes.js';
+import { DashboardSetupService } from './dashboard-setup.service.js';
+import { HttpSetupFactSources } from './setup-facts.client.js';
 import { HttpPlaybackPolicySource } from './playback-policy.client.js';
 import { SVC_VERSION } from '../../platform/version.js';
 import { BinariesService } from './binaries.service.js';
@@ -155,14 +157,17 @@ export const configComponentFactory =
       }, context.serviceToken),
     });
     registerNodeManagementRoutes(app, nodeManagement, audit);
-    registerDashboardRoutes(
-      app,
-      new DashboardHealthService({
+    registerDashboardRoutes(app, {
+      health: new DashboardHealthService({
         registry: new RegistryRepository(database.db),
         nodes: nodeManagement,
         clock: context.clock,
       }),
-    );
+      setup: new DashboardSetupService({
+        nodes: nodeManagement,
+        facts: new HttpSetupFactSources((filter) => registry.liveInstances(filter), context.serviceToken),
+      }),
+    });
     // Install scripts and node binaries (docs/node-install.md).
     registerNodeInstallRoutes(
       app,

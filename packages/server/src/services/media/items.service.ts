@@ -34,10 +34,14 @@ export class ItemsService {
   async get(id: string): Promise<MediaItemDetail> {
     const row = await this.items.get(id);
     if (!row) throw notFound('item');
-    const [library, sources, children] = await Promise.all([
+    const above = [...new Set([row.series_id, row.parent_id])].filter(
+      (id): id is string => id !== null && id !== row.id,
+    );
+    const [library, sources, children, ancestors] = await Promise.all([
       this.libraries.get(row.library_id),
       this.libraries.sourcesOf([row.library_id]),
       row.kind === 'series' || row.kind === 'season' ? this.items.children(row.id) : Promise.resolve([]),
+      Promise.all(above.map((ancestorId) => this.items.get(ancestorId))),
     ]);
     const source = sources.find((candidate) => candidate.id === row.source_id);
     const isFile = row.kind === 'movie' || row.kind === 'episode';
@@ -59,6 +63,9 @@ export class ItemsService {
       mediaInfo: row.media_info,
       subtitles: row.subtitles,
       children: children.map(toItemSummary),
+      ancestors: ancestors
+        .filter((ancestor) => ancestor !== undefined)
+        .map((ancestor) => ({ id: ancestor.id, kind: ancestor.kind, title: ancestor.title })),
     };
   }
 

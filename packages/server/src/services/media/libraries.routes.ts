@@ -12,8 +12,9 @@ import {
   startScanRequestSchema,
   updateLibraryRequestSchema,
   type Library,
+  type ScanStatus,
 } from '@svc/contracts';
-import type { AuditClient } from '../../platform/audit/audit-client.js';
+import type { AuditClient, AuditSource } from '../../platform/audit/audit-client.js';
 import { settableFields } from '../../platform/audit/audit-details.js';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { ItemsService } from './items.service.js';
@@ -31,6 +32,12 @@ export function registerLibrariesRoutes(
   const { libraries, items, scans, audit } = services;
   const target = (id: string) => ({ type: 'library', id });
   const config = { auth: { gateway: { kind: 'admin', anyOf: ['library'] } } } as const;
+  const recordScanStart = (request: AuditSource, scan: ScanStatus) =>
+    audit.record(request, {
+      action: 'library.scan-start',
+      target: target(scan.libraryId),
+      details: { mode: scan.mode, scanId: scan.id },
+    });
 
   app.get(
     '/api/media/libraries',
@@ -48,6 +55,7 @@ export function registerLibrariesRoutes(
         before: null,
         after: settable(after),
       });
+      if (after.lastScan) await recordScanStart(request, after.lastScan);
       return reply.status(201).send(after);
     },
   );
@@ -113,11 +121,7 @@ export function registerLibrariesRoutes(
     },
     async (request, reply) => {
       const scan = await scans.start(request.params.id, request.body.mode);
-      await audit.record(request, {
-        action: 'library.scan-start',
-        target: target(request.params.id),
-        details: { mode: scan.mode, scanId: scan.id },
-      });
+      await recordScanStart(request, scan);
       return reply.status(202).send(scan);
     },
   );

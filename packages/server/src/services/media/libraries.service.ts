@@ -12,6 +12,7 @@ import { errorCode } from '../../platform/db/errors.js';
 import { AppError, notFound } from '../../platform/http/errors.js';
 import type { LibrariesRepository } from './libraries.repository.js';
 import { toLibrary } from './media-mappers.js';
+import type { ScanService } from './scan.service.js';
 import type { ScansRepository } from './scans.repository.js';
 import { StorageUnavailableError, type StorageGateway } from './storage-gateway.js';
 
@@ -26,6 +27,8 @@ export class LibrariesService {
     private readonly scans: ScansRepository,
     private readonly storage: StorageGateway,
     private readonly clock: Clock,
+    /** Queues the first scan of a new library (the runner carries it out in the background). */
+    private readonly firstScan: Pick<ScanService, 'start'>,
   ) {}
 
   private now(): Date {
@@ -92,6 +95,8 @@ export class LibrariesService {
       if (errorCode(error) === '23505') throw nameTaken();
       throw error;
     }
+    // Queued, not awaited: the answer carries the queued scan as `lastScan` and the console follows it.
+    if (request.scan) await this.firstScan.start(id, 'full');
     return this.one(id);
   }
 

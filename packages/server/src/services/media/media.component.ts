@@ -27,6 +27,7 @@ import { ScanRunner } from './scan-runner.js';
 import { ScanService } from './scan.service.js';
 import { ScanExecution } from './scanner.js';
 import { ScansRepository } from './scans.repository.js';
+import { registerSetupFactsRoutes } from './setup-facts.routes.js';
 import { HttpStorageGateway, type StorageGateway } from './storage-gateway.js';
 import { UserItemDataRepository } from './user-item-data.repository.js';
 import { registerWebhookRoutes } from './webhook.routes.js';
@@ -106,13 +107,15 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
         runner = scanRunner;
 
         const itemsService = new ItemsService(items, libraries, storage);
+        const scanService = new ScanService(libraries, scans, scanRunner, context.clock);
         registerLibrariesRoutes(app, {
-          libraries: new LibrariesService(libraries, scans, storage, context.clock),
+          libraries: new LibrariesService(libraries, scans, storage, context.clock, scanService),
           items: itemsService,
-          scans: new ScanService(libraries, scans, scanRunner, context.clock),
+          scans: scanService,
           audit,
         });
         registerItemsRoutes(app, itemsService);
+        registerSetupFactsRoutes(app, scans);
         registerWebhookRoutes(
           app,
           new WebhookService(settingsRepository, libraries, scans, scanRunner, context.clock),

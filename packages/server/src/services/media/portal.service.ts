@@ -1,6 +1,6 @@
-import { posix } from 'node:path';
 import type { FastifyReply } from 'fastify';
 import {
+  containerName,
   IMAGE_TYPES,
   type Identity,
   type ImageType,
@@ -41,9 +41,7 @@ const imageTypesOf = (images: StoredImages): ImageType[] => IMAGE_TYPES.filter((
 
 /** The container name the play-agent uses for a file (`containerOf` in play-agent/proto-a/dto.ts). */
 function containerOf(row: Pick<ItemRow, 'path' | 'media_info'>): string {
-  const ext = posix.extname(row.path).slice(1).toLowerCase();
-  if (ext) return ext;
-  return row.media_info?.container.split(',')[0] ?? 'bin';
+  return containerName(row.media_info?.container, row.path) ?? 'bin';
 }
 
 function toPortalItem(row: PortalItemRow): PortalItem {

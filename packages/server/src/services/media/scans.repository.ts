@@ -57,6 +57,29 @@ export class ScansRepository {
     return found;
   }
 
+  /** Libraries and how many of them have finished a scan successfully (the dashboard's checklist). */
+  async setupCounts(): Promise<{ libraries: number; scannedLibraries: number }> {
+    const row = await this.db
+      .selectFrom('libraries as l')
+      .select((eb) => [
+        eb.fn.countAll<number>().as('libraries'),
+        eb.fn
+          .countAll<number>()
+          .filterWhere(
+            eb.exists(
+              eb
+                .selectFrom('media_scans as s')
+                .select('s.id')
+                .whereRef('s.library_id', '=', 'l.id')
+                .where('s.state', '=', 'succeeded'),
+            ),
+          )
+          .as('scanned'),
+      ])
+      .executeTakeFirstOrThrow();
+    return { libraries: Number(row.libraries), scannedLibraries: Number(row.scanned) };
+  }
+
   async pendingCount(libraryId: string): Promise<number> {
     const row = await this.db
       .selectFrom('media_scans')

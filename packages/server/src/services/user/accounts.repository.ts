@@ -60,6 +60,17 @@ export class AccountsRepository {
     return row !== undefined;
   }
 
+  /** Accounts that can sign in and are no administrators (the dashboard's first-run checklist). */
+  async countEnabledUsers(): Promise<number> {
+    const row = await this.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('role', '<>', 'admin')
+      .where('disabled', '=', false)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+
   /** Administrators that can sign in, other than `exceptId`. */
   async countActiveAdmins(exceptId?: string): Promise<number> {
     let query = this.db

@@ -3,8 +3,10 @@ import {
   ACTIVE_SESSIONS_LIMIT,
   type ActiveSession,
   type DashboardSessionsResponse,
+  type UserSetupFacts,
 } from '@svc/contracts';
 import type { Clock } from '../../platform/cache/index.js';
+import type { AccountsRepository } from './accounts.repository.js';
 import type { ActiveSessionRow, ActiveSessionsRepository } from './active-sessions.repository.js';
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -32,12 +34,21 @@ function toSession({ latest, startedAt, bytes }: ActiveSessionRow): ActiveSessio
   };
 }
 
-/** The console dashboard's view of playback going on now, from the activity log (docs/activity-log.md). */
+/**
+ * The console dashboard's view of playback going on now, from the activity log (docs/activity-log.md), and
+ * this service's part of the first-run checklist.
+ */
 export class DashboardService {
   constructor(
     private readonly sessions: Pick<ActiveSessionsRepository, 'activeSessions'>,
     private readonly clock: Clock,
+    private readonly accounts: Pick<AccountsRepository, 'countEnabledUsers'>,
   ) {}
+
+  /** For the config service's checklist: whether anyone but administrators can sign in yet. */
+  async setupFacts(): Promise<UserSetupFacts> {
+    return { users: await this.accounts.countEnabledUsers() };
+  }
 
   /**
    * Active sessions: the latest event is a `start` or `progress` at most ACTIVE_SESSION_WINDOW_MS old by the

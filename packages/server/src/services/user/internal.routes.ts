@@ -15,11 +15,13 @@ import {
   recordAuditRequestSchema,
   usageReportRequestSchema,
   userIdParamsSchema,
+  userSetupFactsSchema,
 } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
 import type { AccessPolicyService } from './access-policy.service.js';
 import type { ActivityLogService } from './activity-log.service.js';
 import type { AuditService } from './audit.service.js';
+import type { DashboardService } from './dashboard.service.js';
 import { LoginLockedError, type AuthService } from './auth.service.js';
 import type { PlaybackAuthService } from './playback-auth.service.js';
 
@@ -40,10 +42,18 @@ export function registerInternalRoutes(
     audit: AuditService;
     playback: PlaybackAuthService;
     activity: ActivityLogService;
+    dashboard: DashboardService;
   },
 ): void {
-  const { auth, access, audit, playback, activity } = services;
+  const { auth, access, audit, playback, activity, dashboard } = services;
   const config = { auth: { service: true } } as const;
+
+  // The config service's first-run checklist of the console dashboard.
+  app.get(
+    '/api/auth/internal/setup-facts',
+    { config, schema: { response: { 200: userSetupFactsSchema } } },
+    async () => dashboard.setupFacts(),
+  );
 
   app.post(
     '/api/auth/internal/introspect',

@@ -65,6 +65,6 @@ export function createUserServices(parts: {
     playback: new PlaybackAuthService({ accounts, tokens, transact, hasher, lock, revocations, clock }),
     activity: new ActivityLogService({ transact, activity, clock, logger: parts.logger }),
     webPlayback: new WebPlaybackService({ accounts, settings, transact, clock }),
-    dashboard: new DashboardService(new ActiveSessionsRepository(db), clock),
+    dashboard: new DashboardService(new ActiveSessionsRepository(db), clock, accounts),
   };
 }

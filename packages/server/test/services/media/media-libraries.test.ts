@@ -121,6 +121,7 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
         name: '  Films ',
         type: 'movies',
         sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: 'Movies/' }],
+        scan: false,
       },
     });
     expect(created.status).toBe(201);
@@ -137,6 +138,7 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
         name: 'Series',
         type: 'series',
         sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/TV' }],
+        scan: false,
       },
     });
     series = seriesAnswer.body;
@@ -161,6 +163,7 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
         name: 'Temp',
         type: 'mixed',
         sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/' }],
+        scan: false,
       },
     });
     const renamed = await env.api<Library>('PATCH', `/api/media/libraries/${temp.body.id}`, {
@@ -353,6 +356,16 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
     );
     const seasonOne = seriesItem.children.find((season) => season.seasonNumber === 1)!;
     expect(seasonOne.images.poster?.source).toBe('local');
+    // The breadcrumb of a season names its series; an episode's names its series and season.
+    const seriesCrumb = { id: seriesItem.id, kind: 'series', title: show.nfo.title };
+    expect(seriesItem.ancestors).toEqual([]);
+    const seasonDetail = await detail(seasonOne.id);
+    expect(seasonDetail.ancestors).toEqual([seriesCrumb]);
+    const firstEpisode = await detail(seasonDetail.children[0]!.id);
+    expect(firstEpisode.ancestors).toEqual([
+      seriesCrumb,
+      { id: seasonOne.id, kind: 'season', title: seasonOne.title },
+    ]);
 
     const listed = await allItems(series.id, '&kind=episode');
     expect(listed.map((e) => [e.seasonNumber, e.episodeNumber, e.episodeNumberEnd, e.title])).toEqual(
@@ -656,5 +669,37 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
     const missing = await scan(movies.id, 'incremental');
     expect(missing.state).toBe('failed');
     expect(missing.error).toContain('/Elsewhere');
+  });
+
+  it('scans a new library right after creating it, without making the request wait for the scan', async () => {
+    const created = await env.api<Library>('POST', '/api/media/libraries', {
+      body: {
+        name: 'Fresh series',
+        type: 'series',
+        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/TV' }],
+      },
+    });
+    expect(created.status).toBe(201);
+    // The answer names the scan it started; it has not finished when the library is returned.
+    expect(created.body.counts).toEqual({ movies: 0, series: 0, seasons: 0, episodes: 0 });
+    expect(created.body.lastScan).toMatchObject({
+      libraryId: created.body.id,
+      mode: 'full',
+      trigger: 'manual',
+      scope: null,
+      finishedAt: null,
+    });
+    expect(['queued', 'running']).toContain(created.body.lastScan?.state);
+    const listed = await env.api<ListLibrariesResponse>('GET', '/api/media/libraries');
+    expect(listed.body.libraries.find((library) => library.id === created.body.id)?.lastScan?.id).toBe(
+      created.body.lastScan?.id,
+    );
+
+    finished(await env.waitForScan(created.body.id, created.body.lastScan!.id));
+    // It read the same folder as the series library scanned by hand above.
+    const after = await env.api<Library>('GET', `/api/media/libraries/${created.body.id}`);
+    const same = await env.api<Library>('GET', `/api/media/libraries/${series.id}`);
+    expect(after.body.counts.episodes).toBeGreaterThan(0);
+    expect(after.body.counts).toEqual(same.body.counts);
   });
 });

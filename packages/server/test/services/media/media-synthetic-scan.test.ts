@@ -26,6 +26,7 @@ describe.each(installBackends())('scanning the synthetic tree of 10,000 files on
         name: 'Synthetic',
         type: 'mixed',
         sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/' }],
+        scan: false,
       },
     });
     expect(created.status).toBe(201);

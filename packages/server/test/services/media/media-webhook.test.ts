@@ -54,7 +54,12 @@ describe.each(installBackends())('inbound webhook on $label', (backend) => {
     env = await startMediaTestEnv(backend);
     const create = async (name: string, type: 'movies' | 'series' | 'mixed', folder: string) => {
       const answer = await env.api<Library>('POST', '/api/media/libraries', {
-        body: { name, type, sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: folder }] },
+        body: {
+          name,
+          type,
+          sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: folder }],
+          scan: false,
+        },
       });
       expect(answer.status).toBe(201);
       return answer.body;

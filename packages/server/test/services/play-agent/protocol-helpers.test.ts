@@ -495,10 +495,10 @@ describe('mediaSourceDto', () => {
     expect(bare.searchParams.has('PlaySessionId')).toBe(false);
   });
 
-  it('the container falls back to the probed format when the file has no extension', () => {
+  it('the container falls back to the short name of the probed family, as Emby reports it, without an extension', () => {
     const item = movie();
     item.file!.path = '/movies/noext';
-    expect(mediaSourceDto(item, options).Container).toBe('matroska');
+    expect(mediaSourceDto(item, options).Container).toBe('mkv');
   });
 
   it('embedded streams keep their index, type, codec and language', () => {

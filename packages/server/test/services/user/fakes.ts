@@ -79,6 +79,8 @@ export class FakeStore {
           [...s().users.values()].find((u) => u.username.toLowerCase() === username.trim().toLowerCase()),
         lockAdministrators: async () => track('accounts.lockAdministrators'),
         adminExists: async () => [...s().users.values()].some((u) => u.role === 'admin'),
+        countEnabledUsers: async () =>
+          [...s().users.values()].filter((u) => u.role !== 'admin' && !u.disabled).length,
         countActiveAdmins: async (exceptId) =>
           [...s().users.values()].filter((u) => u.role === 'admin' && !u.disabled && u.id !== exceptId)
             .length,

@@ -1,6 +1,25 @@
 const en = {
   refreshHint: 'Refreshed every 10 seconds',
   refreshNow: 'Refresh now',
+  setup: {
+    title: 'Before users can play',
+    progress: '{{done}} of {{total}} done',
+    unknown: 'Could not be checked: the service that knows did not answer.',
+    state: { done: 'Done', todo: 'To do', unknown: 'Unknown' },
+    steps: {
+      storage: { title: 'Add storage', hint: 'A mount over the folder or drive that holds the media.' },
+      library: {
+        title: 'Create a library',
+        hint: 'A library over folders of a mount; it is scanned at once.',
+      },
+      scan: { title: 'Finish a first scan', hint: 'A library scan that found the media and finished.' },
+      playback: {
+        title: 'Bring a play-agent online',
+        hint: 'Players stream from it; set an external address when users come through a proxy.',
+      },
+      users: { title: 'Create a user', hint: 'An account that signs in to the portal and to players.' },
+    },
+  },
   summary: {
     services: 'Services',
     servicesUp: '{{count}} up',
@@ -91,6 +110,19 @@ type Shape<T> = { [K in keyof T]: T[K] extends string ? string : Shape<T[K]> };
 const zh: Shape<typeof en> = {
   refreshHint: '每 10 秒自动刷新',
   refreshNow: '立即刷新',
+  setup: {
+    title: '用户开始播放之前',
+    progress: '已完成 {{done}} / {{total}}',
+    unknown: '无法检查：负责的服务没有响应。',
+    state: { done: '已完成', todo: '待完成', unknown: '未知' },
+    steps: {
+      storage: { title: '添加存储', hint: '为存放媒体的文件夹或网盘添加一个挂载。' },
+      library: { title: '创建媒体库', hint: '基于挂载中的文件夹创建媒体库，创建后立即扫描。' },
+      scan: { title: '完成首次扫描', hint: '一次找到媒体并已完成的媒体库扫描。' },
+      playback: { title: '让播放节点上线', hint: '播放器从它读取视频；用户经代理访问时请设置外部地址。' },
+      users: { title: '创建用户', hint: '用于登录用户门户和播放器的账号。' },
+    },
+  },
   summary: {
     services: '服务',
     servicesUp: '{{count}} 个正常',

@@ -7,6 +7,7 @@ import { useDashboardData } from './dashboard-data.js';
 import { dashboardMessages } from './dashboard-messages.js';
 import { HealthCards } from './health-cards.js';
 import { SessionsCard } from './sessions-card.js';
+import { SetupChecklist } from './setup-checklist.js';
 import { StorageCard } from './storage-card.js';
 import { SummaryCards } from './summary-cards.js';
 
@@ -20,6 +21,7 @@ export default function DashboardPage() {
     void data.health.refetch();
     void data.sessions.refetch();
     void data.storage.refetch();
+    void data.setup.refetch();
   };
   return (
     <div data-testid="dashboard">
@@ -44,6 +46,7 @@ export default function DashboardPage() {
           </Group>
         }
       />
+      <SetupChecklist data={data} />
       <SummaryCards data={data} />
       <SessionsCard data={data} />
       <HealthCards data={data} />

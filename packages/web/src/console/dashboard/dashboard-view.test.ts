@@ -7,6 +7,8 @@ import {
   nodeNames,
   nodeStatusColor,
   playbackPercent,
+  SETUP_STEP_PAGES,
+  setupProgress,
   sortInstances,
   storageTotals,
 } from './dashboard-view.js';
@@ -97,5 +99,36 @@ describe('health', () => {
     expect(nodeStatusColor('ONLINE')).toBe('green');
     expect(nodeStatusColor('offline')).toBe('red');
     expect(nodeStatusColor('PENDING')).toBe('yellow');
+  });
+});
+
+describe('first-run checklist', () => {
+  const steps = (states: string[]) =>
+    (['storage', 'library', 'scan', 'playback', 'users'] as const).map((step, index) => ({
+      step,
+      state: states[index] as 'done' | 'todo' | 'unknown',
+    }));
+
+  it('shows until every step is done, counting the done ones', () => {
+    expect(setupProgress(undefined)).toEqual({ show: false, done: 0 });
+    expect(
+      setupProgress({ steps: steps(['done', 'todo', 'todo', 'unknown', 'done']), complete: false }),
+    ).toEqual({ show: true, done: 2 });
+    expect(setupProgress({ steps: steps(['done', 'done', 'done', 'done', 'done']), complete: true })).toEqual(
+      {
+        show: false,
+        done: 5,
+      },
+    );
+  });
+
+  it('links each step to the console page that does it', () => {
+    expect(SETUP_STEP_PAGES).toEqual({
+      storage: '/console/storage',
+      library: '/console/libraries',
+      scan: '/console/libraries',
+      playback: '/console/nodes',
+      users: '/console/users',
+    });
   });
 });

@@ -1,4 +1,11 @@
-import type { ActiveSession, InstanceHealth, MountUsage, NodeHealth } from '@svc/contracts';
+import type {
+  ActiveSession,
+  DashboardSetupResponse,
+  InstanceHealth,
+  MountUsage,
+  NodeHealth,
+  SetupStep,
+} from '@svc/contracts';
 
 /** The dashboard refreshes its three sources this often. */
 export const DASHBOARD_REFRESH_MS = 10_000;
@@ -83,4 +90,22 @@ export function sortInstances<T extends Pick<InstanceHealth, 'status' | 'service
 /** Badge colour of a node state: ONLINE green, offline red, PENDING (never seen yet) yellow. */
 export function nodeStatusColor(status: NodeHealth['status']): string {
   return status === 'ONLINE' ? 'green' : status === 'offline' ? 'red' : 'yellow';
+}
+
+/** The console page that does each step of the first-run checklist. */
+export const SETUP_STEP_PAGES: Readonly<Record<SetupStep, string>> = {
+  storage: '/console/storage',
+  library: '/console/libraries',
+  scan: '/console/libraries',
+  playback: '/console/nodes',
+  users: '/console/users',
+};
+
+/** The checklist shows until every step is done; `done` counts the steps that are. */
+export function setupProgress(setup: DashboardSetupResponse | undefined): { show: boolean; done: number } {
+  if (!setup) return { show: false, done: 0 };
+  return {
+    show: !setup.complete,
+    done: setup.steps.filter((step) => step.state === 'done').length,
+  };
 }

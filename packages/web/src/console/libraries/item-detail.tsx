@@ -14,7 +14,7 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { mediaItemDetailSchema, type MediaItemDetail } from '@svc/contracts';
+import { containerLabel, containerName, mediaItemDetailSchema, type MediaItemDetail } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.js';
@@ -51,7 +51,11 @@ function MediaInfo({ item }: { item: MediaItemDetail }) {
   }
   return (
     <Stack gap="xs">
-      <Field label={t('item.container')}>{info.container}</Field>
+      <Field label={t('item.container')}>
+        <span data-testid="item-container" title={info.container}>
+          {containerLabel(containerName(info.container, item.file?.path) ?? info.container)}
+        </span>
+      </Field>
       <Field label={t('item.duration')}>{formatDuration(info.durationSeconds)}</Field>
       <Field label={t('item.bitrate')}>{formatBitrate(info.bitrate)}</Field>
       <Field label={t('item.size')}>{formatBytes(info.size)}</Field>
@@ -203,16 +207,18 @@ export function ItemDetail() {
         <Anchor component={Link} to={`/console/libraries/${libraryId}`} size="sm">
           {item?.library.name ?? <Skeleton component="span" height={12} width={80} />}
         </Anchor>
-        {item?.seriesId && item.seriesId !== item.id && item.parentId !== item.seriesId && (
-          <Anchor component={Link} to={`/console/libraries/${libraryId}/items/${item.seriesId}`} size="sm">
-            {t('item.series')}
+        {item?.ancestors.map((ancestor) => (
+          <Anchor
+            key={ancestor.id}
+            component={Link}
+            to={`/console/libraries/${libraryId}/items/${ancestor.id}`}
+            size="sm"
+            data-testid="item-breadcrumb"
+            data-kind={ancestor.kind}
+          >
+            {ancestor.title}
           </Anchor>
-        )}
-        {item?.parentId && item.kind !== 'movie' && item.kind !== 'series' && (
-          <Anchor component={Link} to={`/console/libraries/${libraryId}/items/${item.parentId}`} size="sm">
-            {t(item.kind === 'episode' ? 'item.season' : 'item.series')}
-          </Anchor>
-        )}
+        ))}
         <Text size="sm">{item?.title ?? '…'}</Text>
       </Breadcrumbs>
       <QueryState query={query} skeletonRows={8}>

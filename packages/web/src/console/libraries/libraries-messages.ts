@@ -22,6 +22,7 @@ const en = {
     createTitle: 'Add a library',
     editTitle: 'Change "{{name}}"',
     created: 'The library {{name}} was added. Start a scan to fill it.',
+    createdScanning: 'The library {{name}} was added and its first scan has started.',
     saved: 'The library {{name}} was saved.',
     name: 'Name',
     type: 'Type',
@@ -102,8 +103,6 @@ const en = {
     seasonNumber: 'Season {{number}}',
   },
   item: {
-    series: 'Series',
-    season: 'Season',
     seasons: 'Seasons',
     episodes: 'Episodes',
     releaseDate: 'Release date',
@@ -156,6 +155,7 @@ const zh: Shape<typeof en> = {
     createTitle: '添加媒体库',
     editTitle: '修改“{{name}}”',
     created: '媒体库 {{name}} 已添加。开始扫描以填充内容。',
+    createdScanning: '媒体库 {{name}} 已添加，首次扫描已开始。',
     saved: '媒体库 {{name}} 已保存。',
     name: '名称',
     type: '类型',
@@ -236,8 +236,6 @@ const zh: Shape<typeof en> = {
     seasonNumber: '第 {{number}} 季',
   },
   item: {
-    series: '剧集',
-    season: '季',
     seasons: '季',
     episodes: '集',
     releaseDate: '上映日期',

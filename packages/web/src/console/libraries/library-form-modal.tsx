@@ -21,6 +21,12 @@ import {
 import { sourceLabel, useMountLabels } from './mount-labels.js';
 import { SourcePicker } from './source-picker.js';
 
+/** The toast after saving: a new library says whether its first scan started (the server starts one). */
+function createdMessage(library: Library | undefined, saved: Library) {
+  if (library) return 'form.saved';
+  return saved.lastScan ? 'form.createdScanning' : 'form.created';
+}
+
 /** Create a library, or change one (`library` given): name, type (fixed once created) and source folders. */
 export function LibraryFormModal({
   opened,
@@ -97,7 +103,7 @@ export function LibraryFormModal({
             onSuccess: (saved) => {
               notifications.show({
                 color: 'green',
-                message: t(library ? 'form.saved' : 'form.created', { name: saved.name }),
+                message: t(createdMessage(library, saved), { name: saved.name }),
               });
               close();
               onSaved?.(saved);

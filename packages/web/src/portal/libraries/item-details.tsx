@@ -1,7 +1,12 @@
 import { useRef, useState } from 'react';
 import { Badge, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconMovie } from '@tabler/icons-react';
-import { myWebPlaybackResponseSchema, portalItemDetailSchema, type PortalItemDetail } from '@svc/contracts';
+import {
+  containerLabel,
+  myWebPlaybackResponseSchema,
+  portalItemDetailSchema,
+  type PortalItemDetail,
+} from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.js';
@@ -40,7 +45,7 @@ function Facts({ item }: { item: PortalItemDetail }) {
       )}
       {item.file && (
         <Text size="sm" c="dimmed">
-          {[item.file.container.toUpperCase(), item.file.size !== null ? formatBytes(item.file.size) : null]
+          {[containerLabel(item.file.container), item.file.size !== null ? formatBytes(item.file.size) : null]
             .filter(Boolean)
             .join(' · ')}
         </Text>

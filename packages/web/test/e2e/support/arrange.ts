@@ -37,7 +37,7 @@ export async function arrangeLibrary(
     type: 'movies',
     sources: [{ nodeId: 'node-local-storage', mountId: mount.id, path: '/Movies' }],
   });
-  await call('POST', `/api/media/libraries/${String(library.id)}/scan`, { mode: 'full' });
+  // Creating the library started its first scan.
   const deadline = Date.now() + 60_000;
   for (;;) {
     const { scan } = (await call('GET', `/api/media/libraries/${String(library.id)}/scan`)) as {

@@ -31,6 +31,8 @@ export const CONFIG_ROUTES: readonly GatewayRouteEntry[] = [
   },
   // Console dashboard: registered services and nodes with their state (docs/nodes.md).
   { methods: ['GET'], path: '/api/config/dashboard/health', rule: { kind: 'admin', anyOf: ['dashboard'] } },
+  // Console dashboard: what is left to do before users can play (docs/web.md).
+  { methods: ['GET'], path: '/api/config/dashboard/setup', rule: { kind: 'admin', anyOf: ['dashboard'] } },
   // Licences (docs/licences.md): activation with a one-time code, refresh, edition upgrade.
   { methods: ['POST'], path: '/api/license/activate', rule: { kind: 'admin', anyOf: ['license'] } },
   { methods: ['POST'], path: '/api/license/refresh', rule: { kind: 'admin', anyOf: ['license'] } },

@@ -1,11 +1,11 @@
-import { extname } from 'node:path/posix';
-import type {
-  MediaChapter,
-  PlaybackFile,
-  PlaybackItem,
-  PlaybackUser,
-  PlaybackUserData,
-  PlaybackView,
+import {
+  containerName,
+  type MediaChapter,
+  type PlaybackFile,
+  type PlaybackItem,
+  type PlaybackUser,
+  type PlaybackUserData,
+  type PlaybackView,
 } from '@svc/contracts';
 import { secondsToTicks, toProtocolId } from './ids.js';
 
@@ -22,11 +22,12 @@ type Dto = Record<string, unknown>;
 const ITEM_TYPE = { movie: 'Movie', series: 'Series', season: 'Season', episode: 'Episode' } as const;
 const COLLECTION_TYPE = { movies: 'movies', series: 'tvshows', mixed: 'mixed' } as const;
 
-/** The container a player should expect: the file's extension, which is what it will receive. */
+/**
+ * The container a player should expect, by its common short name as Emby reports it (`mkv`, `mp4`, `ts`):
+ * the probed family with the file's extension naming the member (contracts `containerName`).
+ */
 export function containerOf(file: PlaybackFile): string {
-  const ext = extname(file.path).slice(1).toLowerCase();
-  if (ext) return ext;
-  return file.mediaInfo?.container.split(',')[0] ?? 'bin';
+  return containerName(file.mediaInfo?.container, file.path) ?? 'bin';
 }
 
 export function runTimeTicks(item: PlaybackItem): number | undefined {

@@ -92,6 +92,8 @@ export async function startWebhookInstall(
         name,
         type,
         sources: [{ nodeId, mountId: String(mount.body.id), path }],
+        // The tests scan when they mean to (`scan`).
+        scan: false,
       });
       if (created.status !== 201) throw new Error(`library failed: ${created.text}`);
       return String(created.body.id);
