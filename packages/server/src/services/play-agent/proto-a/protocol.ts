@@ -14,6 +14,7 @@ import type { ServerIdentity } from './dto.js';
 import { ProtocolQuery } from './query.js';
 import type { ResponseCache } from './response-cache.js';
 import type { PlaybackStreamer as Streamer } from './streamer.js';
+import type { SubtitleDelivery } from './subtitle-delivery.js';
 
 /** Header a playback proxy adds to name the manual reverse-proxy address it serves. */
 export const ENDPOINT_TOKEN_HEADER = 'x-svc-endpoint-token';
@@ -35,6 +36,7 @@ export interface ProtocolDeps {
   sessions: PlaySessions;
   meter: UsageMeter;
   streamer: Streamer;
+  subtitles: SubtitleDelivery;
   cache: ResponseCache;
   logger: Logger;
 }

@@ -84,6 +84,11 @@ export class PlaybackStreamer {
     }
   }
 
+  /** The file's bytes for a reader of this process (the subtitle extractor); the caller closes it. */
+  async openSource(file: PlaybackFile): Promise<MediaSource> {
+    return this.source(await this.storageUrl(file.nodeId), file);
+  }
+
   /** A small file next to the media (an external subtitle), whole. */
   async readSmall(
     file: Pick<PlaybackFile, 'nodeId' | 'mountId' | 'path'>,
