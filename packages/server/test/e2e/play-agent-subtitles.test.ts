@@ -131,4 +131,18 @@ describe.each(installBackends())('subtitle delivery on $label', (backend) => {
     const refused = await call(env.playAgent, 'GET', `${route}.vtt?api_key=svc_ply_bad`);
     expect(refused.status).toBe(401);
   });
+
+  it('answers streams with CORS headers, so a <video crossorigin> page can load the file and its tracks', async () => {
+    const answer = await call(
+      env.playAgent,
+      'GET',
+      `/Videos/${movieId}/stream?static=true&api_key=${token}`,
+      {
+        headers: { origin: 'http://portal.example:18080', range: 'bytes=0-0' },
+      },
+    );
+    expect(answer.status).toBe(206);
+    expect(answer.headers['access-control-allow-origin']).toBe('*');
+    expect(answer.headers['access-control-expose-headers']).toMatch(/Content-Range/);
+  });
 });
