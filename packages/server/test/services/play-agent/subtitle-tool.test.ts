@@ -34,6 +34,17 @@ describe('SubtitleTool', () => {
     });
   });
 
+  it('refuses a run beyond its waiting room instead of queueing without end', async () => {
+    const tool = new SubtitleTool({ concurrency: 1, maxWaiting: 1 });
+    const runs = [tool.convert(SRT, 'vtt'), tool.convert(SRT, 'srt'), tool.convert(SRT, 'vtt')];
+    const settled = await Promise.allSettled(runs);
+    expect(settled.map((run) => run.status)).toEqual(['fulfilled', 'fulfilled', 'rejected']);
+    expect((settled[2] as PromiseRejectedResult).reason).toMatchObject({
+      statusCode: 503,
+      code: 'SUBTITLE_BUSY',
+    });
+  });
+
   it('reads only loopback addresses', () => {
     expect(() => new SubtitleTool().extract('http://example.com/x.mkv', 2, 'vtt')).toThrow(/loopback/);
   });

@@ -18,6 +18,8 @@ export interface SubtitleToolOptions {
   maxBytes?: number;
   /** ffmpeg runs at a time; more wait. */
   concurrency?: number;
+  /** Runs that may wait for a turn; more are refused (503 SUBTITLE_BUSY) rather than queued without end. */
+  maxWaiting?: number;
 }
 
 export const ffmpegUnavailable = () =>
@@ -50,6 +52,9 @@ export class SubtitleTool {
 
   private async slot(): Promise<() => void> {
     if (this.active >= (this.options.concurrency ?? 2)) {
+      if (this.waiting.length >= (this.options.maxWaiting ?? 16)) {
+        throw new AppError(503, 'SUBTITLE_BUSY', 'too many subtitles are being extracted; try again shortly');
+      }
       await new Promise<void>((resolve) => this.waiting.push(resolve));
     }
     this.active += 1;
