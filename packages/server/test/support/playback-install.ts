@@ -150,3 +150,17 @@ export async function startPlaybackInstall(
     stop: () => install.stop(),
   };
 }
+
+/** Signs in through the play-agent as an Emby app does; answers the access token and the protocol user id. */
+export async function signInPlayer(
+  playAgent: string,
+  authorization: string,
+  credentials: { username: string; password: string },
+): Promise<{ token: string; userId: string }> {
+  const answer = await call(playAgent, 'POST', '/emby/Users/AuthenticateByName', {
+    headers: { 'x-emby-authorization': authorization },
+    body: { Username: credentials.username, Pw: credentials.password },
+  });
+  if (answer.status !== 200) throw new Error(`sign-in answered ${answer.status}: ${answer.text}`);
+  return { token: String(answer.body.AccessToken), userId: String((answer.body.User as Json).Id) };
+}

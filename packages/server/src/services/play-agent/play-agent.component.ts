@@ -16,6 +16,8 @@ import { ProtocolRoutes } from './proto-a/protocol.js';
 import { ResponseCache } from './proto-a/response-cache.js';
 import { registerStreamRoutes } from './proto-a/stream.routes.js';
 import { PlaybackStreamer } from './proto-a/streamer.js';
+import { SubtitleDelivery } from './proto-a/subtitle-delivery.js';
+import { SubtitleTool } from './stream/subtitle-tool.js';
 import { registerSystemRoutes } from './proto-a/system.routes.js';
 import { LocalAddress } from './proto-a/local-address.js';
 import { ClientIpResolver } from '../../platform/http/client-ip.js';
@@ -95,6 +97,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     rateBytesPerSecond: playAgent.streamRateBytesPerSecond,
     logger,
   });
+  const subtitles = new SubtitleDelivery({ streamer, tool: new SubtitleTool(), logger });
   const policy = new PolicyRefresher({
     config,
     media,
@@ -128,6 +131,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     sessions,
     meter,
     streamer,
+    subtitles,
     cache,
     logger,
   });
@@ -178,7 +182,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       policy.stop();
       publicAddress?.stop();
       sessions.close();
-      await Promise.all([reporter.close(), meter.close()]);
+      await Promise.all([reporter.close(), meter.close(), subtitles.close()]);
     },
   };
 };

@@ -21,6 +21,8 @@ import { SeasonsList } from './seasons-list.js';
 import { WebPlayer } from './web-player.js';
 
 interface Playing {
+  /** The portal's item id (its file's streams and subtitles come from the item detail). */
+  itemId: string;
   playbackItemId: string;
   title: string;
 }
@@ -64,6 +66,11 @@ export function ItemDetails() {
   const webPlayback = useApiQuery('/api/auth/me/web-playback', { schema: myWebPlaybackResponseSchema });
   const baseUrl = usePlayAgentBaseUrl();
   const [playing, setPlaying] = useState<Playing | null>(null);
+  // The same query as `item` when the title itself plays; an episode's own detail otherwise.
+  const playingItem = useApiQuery(itemPath(playing?.itemId ?? id), {
+    schema: portalItemDetailSchema,
+    enabled: playing !== null,
+  });
   const playerHolder = useRef<HTMLDivElement>(null);
   const allowed = webPlayback.data?.allowed === true && baseUrl !== null;
 
@@ -96,6 +103,7 @@ export function ItemDetails() {
                     baseUrl={baseUrl}
                     playbackItemId={playing.playbackItemId}
                     title={playing.title}
+                    file={playingItem.data?.file ?? null}
                     onClose={() => setPlaying(null)}
                   />
                 </Paper>
@@ -131,7 +139,9 @@ export function ItemDetails() {
                     webPlayback={webPlayback}
                     ready={baseUrl !== null}
                     onPlay={
-                      data.file ? () => play({ playbackItemId: data.playbackItemId, title: data.name }) : null
+                      data.file
+                        ? () => play({ itemId: id, playbackItemId: data.playbackItemId, title: data.name })
+                        : null
                     }
                   />
                   {!data.file &&
@@ -161,6 +171,7 @@ export function ItemDetails() {
                     allowed
                       ? (episode) =>
                           play({
+                            itemId: episode.id,
                             playbackItemId: episode.playbackItemId,
                             title: `${data.name} ${episodeCode(episode)} ${episode.name}`.trim(),
                           })

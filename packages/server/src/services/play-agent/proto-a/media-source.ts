@@ -5,8 +5,8 @@ import { toProtocolId } from './ids.js';
 type Dto = Record<string, unknown>;
 
 const STREAM_TYPE = { video: 'Video', audio: 'Audio', subtitle: 'Subtitle' } as const;
-/** Subtitle codecs that are text (a player can render them itself). */
-const TEXT_SUBTITLES = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'vtt', 'mov_text', 'text']);
+/** Subtitle codecs that are text (a player can render them itself; the subtitle route extracts them). */
+export const TEXT_SUBTITLES = new Set(['subrip', 'srt', 'ass', 'ssa', 'webvtt', 'vtt', 'mov_text', 'text']);
 
 function displayTitle(stream: MediaStream): string {
   const parts = [stream.title, stream.language?.toUpperCase(), stream.codec.toUpperCase()];

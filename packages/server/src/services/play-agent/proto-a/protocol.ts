@@ -15,6 +15,7 @@ import type { LocalAddress } from './local-address.js';
 import { ProtocolQuery } from './query.js';
 import type { ResponseCache } from './response-cache.js';
 import type { PlaybackStreamer as Streamer } from './streamer.js';
+import type { SubtitleDelivery } from './subtitle-delivery.js';
 
 /** Header a playback proxy adds to name the manual reverse-proxy address it serves. */
 export const ENDPOINT_TOKEN_HEADER = 'x-svc-endpoint-token';
@@ -37,6 +38,7 @@ export interface ProtocolDeps {
   sessions: PlaySessions;
   meter: UsageMeter;
   streamer: Streamer;
+  subtitles: SubtitleDelivery;
   cache: ResponseCache;
   logger: Logger;
 }

@@ -1,10 +1,16 @@
 import { basename } from 'node:path/posix';
 import { LRUCache } from 'lru-cache';
 import { request as undiciRequest } from 'undici';
-import { libraryAccessAllows, type PlaybackImageType, type PlaybackItem } from '@svc/contracts';
+import {
+  libraryAccessAllows,
+  type PlaybackFile,
+  type PlaybackImageType,
+  type PlaybackItem,
+} from '@svc/contracts';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
 import { fromProtocolId } from './ids.js';
+import { TEXT_SUBTITLES } from './media-source.js';
 import { playedMedia } from './playback.routes.js';
 import type { PlayerRequest, ProtocolRoutes } from './protocol.js';
 import { srtToVtt } from './subtitles.js';
@@ -91,22 +97,56 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       const format = SUBTITLE_FILE.exec(params.file)?.[1]?.toLowerCase();
       if (!format || !/^\d{1,4}$/.test(params.index)) throw notFound('subtitle');
       const item = await fileItem(player, params.id);
-      const file = item.file!;
-      const firstExternal =
-        (file.mediaInfo?.streams ?? []).reduce((max, s) => Math.max(max, s.index), -1) + 1;
-      const subtitle = file.subtitles[Number(params.index) - firstExternal];
-      if (!subtitle) throw notFound('external subtitle');
-      await admitTo(player, item, false);
-      const source = subtitle.format.toLowerCase();
-      if (source !== format && !(source === 'srt' && format === 'vtt')) {
-        throw new AppError(400, 'SUBTITLE_FORMAT', `this subtitle is ${source}; ask for Stream.${source}`);
-      }
-      const bytes = await deps.streamer.readSmall({ ...file, path: subtitle.path }, SUBTITLE_MAX_BYTES);
-      const body = source === format ? bytes : Buffer.from(srtToVtt(bytes.toString('utf8')), 'utf8');
+      const body = await subtitleBody(item.file!, Number(params.index), format, () =>
+        admitTo(player, item, false),
+      );
       const type = format === 'vtt' ? 'text/vtt' : format === 'srt' ? 'application/x-subrip' : 'text/plain';
       return reply.type(`${type}; charset=utf-8`).header('cache-control', 'private, max-age=3600').send(body);
     },
   );
+
+  /**
+   * The subtitle of stream `index`: an embedded text stream extracted by ffmpeg (as WebVTT or SubRip), or
+   * a file beside the video (numbered after the embedded streams) as it is, SubRip as WebVTT, ASS/SSA as
+   * WebVTT or SubRip through ffmpeg. `admit` runs once the subtitle is known to exist, before any work.
+   */
+  const subtitleBody = async (
+    file: PlaybackFile,
+    index: number,
+    format: string,
+    admit: () => Promise<unknown>,
+  ): Promise<Buffer> => {
+    const streams = file.mediaInfo?.streams ?? [];
+    const embedded = streams.find((stream) => stream.index === index);
+    if (embedded) {
+      if (embedded.type !== 'subtitle') throw notFound('subtitle');
+      await admit();
+      if (!TEXT_SUBTITLES.has(embedded.codec)) {
+        throw new AppError(
+          400,
+          'SUBTITLE_NOT_TEXT',
+          `subtitle stream ${index} is ${embedded.codec}, drawn as pictures: it cannot be sent as text`,
+        );
+      }
+      if (format !== 'vtt' && format !== 'srt') {
+        throw new AppError(400, 'SUBTITLE_FORMAT', 'embedded subtitles are sent as Stream.vtt or Stream.srt');
+      }
+      return deps.subtitles.embedded(file, index, format);
+    }
+    const firstExternal = streams.reduce((max, s) => Math.max(max, s.index), -1) + 1;
+    const subtitle = file.subtitles[index - firstExternal];
+    if (!subtitle) throw notFound('subtitle');
+    await admit();
+    const source = subtitle.format.toLowerCase();
+    const convertible = (source === 'ass' || source === 'ssa') && (format === 'vtt' || format === 'srt');
+    if (source !== format && !(source === 'srt' && format === 'vtt') && !convertible) {
+      throw new AppError(400, 'SUBTITLE_FORMAT', `this subtitle is ${source}; ask for Stream.${source}`);
+    }
+    const bytes = await deps.streamer.readSmall({ ...file, path: subtitle.path }, SUBTITLE_MAX_BYTES);
+    if (source === format) return bytes;
+    if (convertible) return deps.subtitles.converted(file, subtitle.path, bytes, format);
+    return Buffer.from(srtToVtt(bytes.toString('utf8')), 'utf8');
+  };
 
   routes.anonymous(
     ['GET', 'HEAD'],

@@ -58,9 +58,10 @@ export class PlaybackStreamer {
   async send(request: FastifyRequest, reply: FastifyReply, target: StreamTarget): Promise<void> {
     const { file } = target;
     const baseUrl = await this.storageUrl(file.nodeId);
-    const headers: Record<string, string> = target.attachmentName
-      ? { 'content-disposition': attachment(target.attachmentName) }
-      : {};
+    const headers: Record<string, string> = {
+      ...corsHeaders(reply),
+      ...(target.attachmentName ? { 'content-disposition': attachment(target.attachmentName) } : {}),
+    };
     const source = await this.source(baseUrl, file);
     // Every stream has a bucket (unlimited at rate 0), so a new rate reaches the streams already running.
     const bucket = new TokenBucket(this.rate);
@@ -82,6 +83,11 @@ export class PlaybackStreamer {
       this.buckets.delete(bucket);
       await source.close();
     }
+  }
+
+  /** The file's bytes for a reader of this process (the subtitle extractor); the caller closes it. */
+  async openSource(file: PlaybackFile): Promise<MediaSource> {
+    return this.source(await this.storageUrl(file.nodeId), file);
   }
 
   /** A small file next to the media (an external subtitle), whole. */
@@ -191,6 +197,18 @@ export class PlaybackStreamer {
       return null;
     }
   }
+}
+
+/**
+ * The CORS headers already set for this request (browser-access.ts): a hijacked reply writes only what the
+ * sender writes, and a `<video crossorigin>` or a fetch of the stream fails without them.
+ */
+function corsHeaders(reply: FastifyReply): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(reply.getHeaders())
+      .filter(([name, value]) => name.startsWith('access-control-') && value !== undefined)
+      .map(([name, value]) => [name, String(value)]),
+  );
 }
 
 /** Content-Disposition of a download (RFC 6266 / 8187); a name that cannot be encoded falls back to ASCII. */

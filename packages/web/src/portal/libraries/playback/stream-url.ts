@@ -14,3 +14,9 @@ export function buildStreamUrl(baseUrl: string, playbackItemId: string, accessTo
 export function compactProtocolId(id: string): string {
   return id.replace(/-/g, '').toLowerCase();
 }
+
+/** The file as a download (`Content-Disposition: attachment`), for files a browser cannot play. */
+export function buildDownloadUrl(baseUrl: string, playbackItemId: string, accessToken: string): string {
+  const query = new URLSearchParams({ api_key: accessToken });
+  return `${trimBaseUrl(baseUrl)}/Items/${encodeURIComponent(playbackItemId)}/Download?${query.toString()}`;
+}
