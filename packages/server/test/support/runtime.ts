@@ -72,24 +72,4 @@ export async function startTestInstall(
   };
 }
 
-/** Polls until check returns a value (not undefined) or the time runs out. */
-export async function waitFor<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 10_000,
-  intervalMs = 100,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await new Promise((resolve) => setTimeout(resolve, intervalMs));
-  }
-  throw new Error(
-    `condition not met within ${timeoutMs} ms${lastError instanceof Error ? `: ${lastError.message}` : ''}`,
-  );
-}
+export { waitFor } from './wait.js';

@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, type ReactNode } from 'react';
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { explainError, fieldProblemLine, fieldProblems, type FieldProblem } from './error-explanation.js';
@@ -54,13 +54,14 @@ export function ErrorAlert({
   const { headline, explanation, fields } = useErrorExplanation()(error);
   const values = form?.getValues();
   const onField = (problem: FieldProblem) => problem.field !== '' && hasField(values, problem.field);
-  useEffect(() => {
+  const showOnFields = useEffectEvent((shown: unknown) => {
     if (!form) return;
-    for (const problem of fieldProblems(error)) {
+    for (const problem of fieldProblems(shown)) {
       if (onField(problem)) form.setFieldError(problem.field, problem.message);
     }
-    // Only when another error arrives: the person's edits clear a field's error.
-  }, [error]);
+  });
+  // Only when another error arrives: the person's edits clear a field's error.
+  useEffect(() => showOnFields(error), [error]);
   return (
     <Alert color="red" role="alert" data-testid="error-alert">
       <Text size="sm" fw={500}>

@@ -1,4 +1,4 @@
-import { lazy, useMemo, type ReactNode } from 'react';
+import { lazy, type ComponentType, type ReactNode } from 'react';
 import { Alert, Button, Center, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from 'react-router';
@@ -8,22 +8,18 @@ import { usePermittedPages } from './app-layout.js';
 import { mayOpen, type PageEntry } from './page-registry.js';
 import { TimeZoneNote } from './time-zone-note.js';
 
-const lazyPages = new Map<PageEntry, ReturnType<typeof lazy>>();
-function lazyPage(page: PageEntry) {
-  let component = lazyPages.get(page);
-  if (!component) {
-    component = lazy(page.load);
-    lazyPages.set(page, component);
-  }
-  return component;
+/**
+ * A registered page: tab title, permission check, and its code loaded on first visit. The route table makes
+ * one `pageRoute` element per page once, so the page's lazy component is created outside of render.
+ */
+export function pageRoute(page: PageEntry): ReactNode {
+  return <PageRoute page={page} Page={lazy(page.load)} />;
 }
 
-/** A registered page: tab title, permission check, and its code loaded on first visit. */
-export function PageRoute({ page }: { page: PageEntry }) {
+function PageRoute({ page, Page }: { page: PageEntry; Page: ComponentType }) {
   const { t } = useTranslation();
   const session = useSession();
   useDocumentBranding(t(page.labelKey));
-  const Page = useMemo(() => lazyPage(page), [page]);
   if (!mayOpen(page, (permission) => session.can(permission))) {
     return (
       <Alert color="yellow" data-testid="not-allowed">

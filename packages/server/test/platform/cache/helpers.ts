@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createServer, connect } from 'node:net';
 import { createLogger, type Logger } from '../../../src/platform/logger.js';
 import type { Clock } from '../../../src/platform/cache/index.js';
+import { waitUntil } from '../../support/wait.js';
 
 export interface LogRecord {
   level: number;
@@ -36,17 +37,11 @@ export class FakeClock implements Clock {
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until the condition holds; throws after timeoutMs. */
-export async function waitFor(
+export const waitFor = (
   condition: () => boolean | Promise<boolean>,
   timeoutMs: number,
   what = 'condition',
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
+): Promise<void> => waitUntil(condition, what, timeoutMs);
 
 /** A loopback port nothing listens on (at the time of asking). */
 export async function freePort(): Promise<number> {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MemoryCache, createCache } from '../../../src/platform/cache/index.js';
 import { cacheBehaviour } from './behaviour.js';
 import { FakeClock, captureLogger, freePort, WARN } from './helpers.js';
+import { waitUntil } from '../../support/wait.js';
 
 describe('MemoryCache (fake clock)', () => {
   cacheBehaviour(
@@ -33,9 +34,8 @@ describe('MemoryCache (fake clock)', () => {
     await cache.set('a', '1', 1_000);
     await cache.set('b', '2');
     clock.advance(1_001);
-    await new Promise((resolve) => setTimeout(resolve, 40));
     // Read through the internal map size, not get(), which would expire the key itself.
-    expect(cache['entries'].size).toBe(1);
+    await waitUntil(() => cache['entries'].size === 1, 'the sweep of the expired entry');
     expect(cache.size).toBe(1);
     await cache.close();
   });

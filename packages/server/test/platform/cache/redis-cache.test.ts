@@ -118,10 +118,13 @@ if (redisUrl) {
       await b.subscribe('events', (m) => atB.push(m));
       await a.publish('events', 'from-a');
       await b.publish('events', 'from-b');
-      await waitFor(() => atA.length >= 2 && atB.length >= 2, 3_000, 'messages on both instances');
-      await sleep(100);
-      expect(atA.sort()).toEqual(['from-a', 'from-b']);
-      expect(atB.sort()).toEqual(['from-a', 'from-b']);
+      // Redis delivers each publisher's messages in order: a duplicate would arrive before its 'end'.
+      await a.publish('events', 'end-a');
+      await b.publish('events', 'end-b');
+      const ended = (seen: string[]) => seen.includes('end-a') && seen.includes('end-b');
+      await waitFor(() => ended(atA) && ended(atB), 3_000, 'messages on both instances');
+      expect(atA.filter((m) => m.startsWith('from')).sort()).toEqual(['from-a', 'from-b']);
+      expect(atB.filter((m) => m.startsWith('from')).sort()).toEqual(['from-a', 'from-b']);
     });
 
     it('channels are prefixed too', async () => {

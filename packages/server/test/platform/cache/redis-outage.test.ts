@@ -18,6 +18,13 @@ const RECOVERED_INFO = 'redis reachable again';
 const warnings = (records: LogRecord[]): LogRecord[] => records.filter((r) => r.level === WARN);
 const infos = (records: LogRecord[], msg: string): LogRecord[] =>
   records.filter((r) => r.level === INFO && r.msg === msg);
+/** Waits until the client has failed to reconnect `attempts` more times after records[from]. */
+const failedReconnects = (records: LogRecord[], from: number, attempts: number): Promise<void> =>
+  waitFor(
+    () => records.slice(from).filter((r) => r.msg === 'redis connection error').length >= attempts,
+    15_000,
+    `${attempts} failed reconnect attempts`,
+  );
 
 const servers: RedisServerProcess[] = [];
 const caches: Cache[] = [];
@@ -44,7 +51,7 @@ describe('createCache when Redis is down at start', () => {
     await cache.set('k', 'v', 10_000);
     expect(await cache.get('k')).toBe('v');
     expect(await cache.incr('n', 10_000)).toBe(1);
-    await sleep(500); // a few failed reconnect attempts
+    await failedReconnects(records, 0, 3);
     expect(warnings(records).map((r) => r.msg)).toEqual([DEGRADED_WARNING]);
     await cache.close();
   });
@@ -108,7 +115,7 @@ if (haveRedisServer) {
       await cache.publish('news', 'during-outage');
       expect(received).toContain('during-outage');
 
-      await sleep(1_000); // several failed reconnect attempts
+      await failedReconnects(records, records.length, 2);
       await cache.get('k');
       expect(cache.mode).toBe('degraded');
       expect(warnings(records).map((r) => r.msg)).toEqual([DEGRADED_WARNING]);
@@ -186,6 +193,7 @@ if (haveRedisServer) {
       await cache.set('k', 'v');
       expect(await cache.get('k')).toBe('v');
       const before = records.length;
+      // An absence has no event to wait for: a window longer than the first reconnect delays (100-300 ms).
       await sleep(500);
       expect(records.slice(before).filter((r) => r.msg === 'redis connection error')).toEqual([]);
     });

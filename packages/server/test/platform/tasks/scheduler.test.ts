@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createLogger, type Logger } from '../../../src/platform/logger.js';
 import { TaskScheduler, type ScheduledTask, type TaskLock } from '../../../src/platform/tasks/index.js';
+import { waitUntil } from '../../support/wait.js';
 
 interface LogRecord {
   level: number;
@@ -21,13 +22,8 @@ function captureLogger(): { logger: Logger; records: LogRecord[] } {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function waitFor(condition: () => boolean, timeoutMs: number, what = 'condition'): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(10);
-  }
-}
+const waitFor = (condition: () => boolean, timeoutMs: number, what = 'condition'): Promise<void> =>
+  waitUntil(condition, what, timeoutMs);
 
 /** An in-memory stand-in for the PostgreSQL advisory lock: try-lock, never waits. */
 function memoryLock(): { lock: TaskLock; calls: string[] } {
@@ -254,6 +250,7 @@ describe('TaskScheduler', () => {
     expect(status.running).toBe(false);
     expect(status.nextRunAt).toBeNull();
     const runs = status.runs;
+    // An absence has no event to wait for: five periods of the task's 20 ms schedule.
     await sleep(100);
     expect(statusOf(s, 'long').runs).toBe(runs); // timers are gone
     await expect(s.runNow('long')).rejects.toThrow('stopped');
@@ -269,7 +266,7 @@ describe('TaskScheduler', () => {
       run: () => new Promise<void>((resolve) => (release = resolve)),
     });
     const run = s.runNow('stubborn');
-    await sleep(10);
+    await waitFor(() => statusOf(s, 'stubborn').running, 2_000, 'the run to start');
     const started = Date.now();
     await s.stop();
     expect(Date.now() - started).toBeLessThan(1_000);
@@ -337,7 +334,7 @@ describe('TaskScheduler', () => {
     expect(cronNext.getTime()).toBeGreaterThan(before);
 
     const run = s.runNow('observed');
-    await sleep(10);
+    await waitFor(() => statusOf(s, 'observed').running, 2_000, 'the run to start');
     const during = statusOf(s, 'observed');
     expect(during.running).toBe(true);
     expect(during.lastStartedAt).not.toBeNull();

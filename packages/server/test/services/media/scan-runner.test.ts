@@ -4,6 +4,7 @@ import { ScanRunner } from '../../../src/services/media/scan-runner.js';
 import { ScanAborted } from '../../../src/services/media/scanner.js';
 import type { ScanRow, ScansRepository } from '../../../src/services/media/scans.repository.js';
 import { quietLogger } from '../../support/databases.js';
+import { waitUntil } from '../../support/wait.js';
 
 /** A queue of scans in memory with the calls the runner makes. */
 function fakeQueue(libraries: string[]) {
@@ -30,11 +31,6 @@ function fakeQueue(libraries: string[]) {
   };
   return { scans: scans as unknown as ScansRepository, calls, queued };
 }
-
-const waitUntil = async (check: () => boolean) => {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 5));
-  expect(check()).toBe(true);
-};
 
 describe('the scan runner', () => {
   it('runs queued scans in the background, two at a time and one per library', async () => {

@@ -27,6 +27,7 @@ import {
   type MediaSource,
 } from '../../../src/services/play-agent/stream/sources.js';
 import { TokenBucket, mbpsToBytes } from '../../../src/services/play-agent/stream/token-bucket.js';
+import { waitUntil } from '../../support/wait.js';
 
 const MiB = 1024 * 1024;
 const TOKEN = 'svc_st_media_sender_test_token';
@@ -491,7 +492,8 @@ describe('media sender against real sockets', () => {
       const deltas: number[] = [];
       const sending = sendMedia(req, res, opened.source, { onBytes: (delta) => deltas.push(delta) });
       await waitUntil(() => held.length > 0);
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The sender has handed over more than the socket took and waits for 'drain'.
+      await waitUntil(() => res.writableNeedDrain, 'the sender to wait for drain');
       socket.destroy();
       const result = await sending;
       expect(result).toMatchObject({ status: 200, interrupted: 'client', completed: false });
@@ -624,12 +626,4 @@ function openFdsOn(file: string): number {
     }
   }
   return count;
-}
-
-async function waitUntil(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }

@@ -12,6 +12,7 @@ import {
   PolicyRefresher,
 } from '../../../src/services/play-agent/policy-refresher.js';
 import { ResponseCache } from '../../../src/services/play-agent/proto-a/response-cache.js';
+import { waitUntil } from '../../support/wait.js';
 
 const logger = createLogger({ level: 'silent', component: 'test' });
 
@@ -147,12 +148,19 @@ describe('PolicyRefresher: response cache', () => {
     config.policy.mockResolvedValue(policy({ responseCache: true, metadataCacheTtlSeconds: 1 }));
     await refresher.refresh();
     const load = vi.fn(async () => 'body');
+    const cachedAt = Date.now();
     await cache.through('u1', '/Items', load);
     await cache.through('u1', '/Items', load);
     expect(load).toHaveBeenCalledTimes(1);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
-    await cache.through('u1', '/Items', load);
-    expect(load).toHaveBeenCalledTimes(2);
+    await waitUntil(
+      async () => {
+        await cache.through('u1', '/Items', load);
+        return load.mock.calls.length === 2;
+      },
+      'the entry to expire',
+      5_000,
+    );
+    expect(Date.now() - cachedAt).toBeGreaterThanOrEqual(990);
   });
 
   it('responseCache false clears the cache and stops caching', async () => {

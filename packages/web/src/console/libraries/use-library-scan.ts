@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useState } from 'react';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
 import {
@@ -26,13 +26,8 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
   const queryClient = useQueryClient();
   const { app } = useSession();
   const path = `/api/media/libraries/${libraryId}/scan`;
+  // When the watch of a scan began: answers fetched before it do not tell that scan's end.
   const [since, setSince] = useState<number | null>(() => (isScanActive(listed) ? Date.now() : null));
-
-  // A scan started elsewhere (another tab, a webhook) shows up in the list: watch it too.
-  const listedActive = isScanActive(listed);
-  useEffect(() => {
-    if (listedActive) setSince((current) => current ?? Date.now());
-  }, [listedActive, listed?.id]);
 
   const query = useApiQuery<LibraryScanResponse>(path, {
     schema: libraryScanResponseSchema,
@@ -42,10 +37,20 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
         ? ACTIVE_POLL_MS
         : scanPollInterval(current.state.data),
   });
+  const ended = since !== null && watchEnded(query.data, query.dataUpdatedAt, since);
+  const watching = since !== null && !ended;
 
-  useEffect(() => {
-    if (since === null || !watchEnded(query.data, query.dataUpdatedAt, since)) return;
-    setSince(null);
+  // A scan started elsewhere (another tab, a webhook) shows up in the list: watch it too, once per scan.
+  const listedKey = isScanActive(listed) ? (listed?.id ?? '') : null;
+  const [seenListed, setSeenListed] = useState(listedKey);
+  if (listedKey !== seenListed) {
+    setSeenListed(listedKey);
+    // Answers newer than the one in hand tell this scan's end.
+    if (listedKey !== null && !watching) setSince(query.dataUpdatedAt + 1);
+  }
+
+  // The watched scan ended: fetch the library again and say how it went.
+  const announceEnd = useEffectEvent(() => {
     void invalidatePath(queryClient, app, '/api/media/libraries');
     const scan = query.data?.scan;
     if (!scan) return;
@@ -62,7 +67,10 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
           }
         : { color: 'red', message: t('scan.failedToast', { name: libraryName }) },
     );
-  }, [since, query.data, query.dataUpdatedAt, queryClient, app, t, libraryName]);
+  });
+  useEffect(() => {
+    if (ended) announceEnd();
+  }, [ended]);
 
   const start = useApiMutation((api, mode: ScanMode) =>
     api(path, { method: 'POST', body: { mode }, schema: scanStatusSchema }),
@@ -88,7 +96,7 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
   const scan = newerScan(query.data?.scan, listed);
   return {
     scan,
-    active: since !== null || isScanActive(scan),
+    active: watching || isScanActive(scan),
     pendingTasks: query.data?.pendingTasks ?? 0,
     startScan,
     starting: start.isPending,

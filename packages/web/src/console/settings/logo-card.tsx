@@ -72,7 +72,11 @@ function LogoForm({
   // The logo in force: the save's answer at once, later refetches too.
   const [current, setCurrent] = useState<Pick<AdminBrandingResponse, 'logo' | 'logoUrl'>>(branding);
   const currentKey = JSON.stringify([branding.logo, branding.logoUrl]);
-  useEffect(() => setCurrent(branding), [currentKey]);
+  const [shownKey, setShownKey] = useState(currentKey);
+  if (currentKey !== shownKey) {
+    setShownKey(currentKey);
+    setCurrent(branding);
+  }
   const [draft, setDraft] = useState<LogoDraft>(() => logoDraftFrom(branding.logo));
   const [file, setFile] = useState<File | null>(null);
   const [fileProblem, setFileProblem] = useState<string | null>(null);

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useForm, type FormValidateInput } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
@@ -55,11 +55,12 @@ export function useSettingForm<A, V extends object, B>({
   useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
 
   const savedBody = JSON.stringify(toBody(toForm(saved)));
-  useEffect(() => {
+  // Runs for a new saved value only; the comparison reads the current edits and baseline.
+  const takeOverSaved = useEffectEvent(() => {
     const values = toForm(saved);
     if (!dirty && !sameSetting(toBody(values), toBody(baseline))) markSaved(values);
-    // Runs for a new saved value only; the comparison reads the current edits and baseline.
-  }, [savedBody]);
+  });
+  useEffect(() => takeOverSaved(), [savedBody]);
 
   const save = useApiMutation((api, body: B) => api(path, { method: 'PUT', body, schema }), invalidates);
 

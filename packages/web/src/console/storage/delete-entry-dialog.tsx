@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Checkbox } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { StorageEntry } from '@svc/contracts';
@@ -20,7 +20,12 @@ export function DeleteEntryDialog({
   const { t } = useTranslation('storage');
   const target = useStorageTarget();
   const [recursive, setRecursive] = useState(false);
-  useEffect(() => setRecursive(false), [entry]);
+  // Another entry starts unchecked again.
+  const [shownEntry, setShownEntry] = useState(entry);
+  if (entry !== shownEntry) {
+    setShownEntry(entry);
+    setRecursive(false);
+  }
   const remove = useApiMutation(
     (api, body: { path: string; recursive: boolean }) =>
       api(`/api/storage/mounts/${mountId}/delete`, { method: 'POST', body, headers: target.headers }),

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useEffectEvent } from 'react';
 import {
   Button,
   Checkbox,
@@ -59,15 +59,17 @@ export function MountFormModal({
     validate: zodValidate(createMountRequestSchema, toCreateMountRequest),
   });
 
-  const { setValues, resetDirty, clearErrors } = form;
-  useEffect(() => {
-    if (!opened) return;
+  const showMount = useEffectEvent(() => {
     const values = mount ? mountToValues(mount) : emptyMountValues(isAdmin ? 'local' : 'webdav');
-    setValues(values);
-    resetDirty(values);
-    clearErrors();
-    // Only when the dialog opens or shows another mount.
-  }, [opened, mount?.id]);
+    form.setValues(values);
+    form.resetDirty(values);
+    form.clearErrors();
+  });
+  // Only when the dialog opens or shows another mount.
+  const mountId = mount?.id;
+  useEffect(() => {
+    if (opened) showMount();
+  }, [opened, mountId]);
 
   const save = useApiMutation(
     (api, values: MountFormValues) =>

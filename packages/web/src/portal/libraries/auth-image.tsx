@@ -3,7 +3,7 @@ import { AspectRatio, Center, Image, Skeleton } from '@mantine/core';
 import { authHeaders } from '../../api/client.js';
 import { useSession } from '../../session/session.js';
 
-type State = { status: 'idle' | 'loading' | 'failed' } | { status: 'loaded'; url: string };
+type Outcome = { status: 'failed' } | { status: 'loaded'; url: string };
 
 /**
  * An image of the API, which needs the Authorization header a plain `<img src>` cannot send: fetched as
@@ -24,16 +24,15 @@ export function AuthImage({
 }) {
   const { credentials } = useSession();
   const holder = useRef<HTMLDivElement>(null);
-  const [visible, setVisible] = useState(false);
-  const [state, setState] = useState<State>({ status: 'idle' });
+  // Without IntersectionObserver (old browsers, jsdom) every image loads at once.
+  const [visible, setVisible] = useState(() => typeof IntersectionObserver === 'undefined');
+  // The outcome of the fetch for one src and session: another src or sign-in shows loading until its own.
+  const [result, setResult] = useState<{ src: string; credentials: unknown; outcome: Outcome } | null>(null);
+  const outcome = result?.src === src && result.credentials === credentials ? result.outcome : undefined;
 
   useEffect(() => {
     const element = holder.current;
     if (!element || visible) return undefined;
-    if (typeof IntersectionObserver === 'undefined') {
-      setVisible(true);
-      return undefined;
-    }
     const observer = new IntersectionObserver(
       (entries) => {
         if (entries.some((entry) => entry.isIntersecting)) setVisible(true);
@@ -48,16 +47,15 @@ export function AuthImage({
     if (!src || !visible) return undefined;
     const controller = new AbortController();
     let objectUrl: string | undefined;
-    setState({ status: 'loading' });
     fetch(src, { headers: authHeaders(credentials), signal: controller.signal })
       .then(async (response) => {
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const blob = await response.blob();
         objectUrl = URL.createObjectURL(blob);
-        setState({ status: 'loaded', url: objectUrl });
+        setResult({ src, credentials, outcome: { status: 'loaded', url: objectUrl } });
       })
       .catch(() => {
-        if (!controller.signal.aborted) setState({ status: 'failed' });
+        if (!controller.signal.aborted) setResult({ src, credentials, outcome: { status: 'failed' } });
       });
     return () => {
       controller.abort();
@@ -67,12 +65,12 @@ export function AuthImage({
 
   return (
     <AspectRatio ratio={ratio} ref={holder}>
-      {!src || state.status === 'failed' ? (
+      {!src || outcome?.status === 'failed' ? (
         <Center bg="var(--mantine-color-default-hover)" data-testid="poster-placeholder">
           {fallback}
         </Center>
-      ) : state.status === 'loaded' ? (
-        <Image src={state.url} alt={alt} fit="cover" data-testid="poster-image" />
+      ) : outcome?.status === 'loaded' ? (
+        <Image src={outcome.url} alt={alt} fit="cover" data-testid="poster-image" />
       ) : (
         <Skeleton radius={0} />
       )}

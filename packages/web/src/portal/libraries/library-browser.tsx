@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Alert, Badge, Group, Select, Stack, Tabs, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
@@ -27,18 +27,20 @@ export function LibraryBrowser() {
   const update = (change: Partial<BrowseState>, replace = false) =>
     setParams(writeBrowseState({ ...state, page: 1, ...change }), { replace });
 
-  // The debounced search goes to the address (and so to the query) and starts again at page 1.
-  useEffect(() => {
-    if (debouncedSearch !== state.search) update({ search: debouncedSearch }, true);
-    // Only a new debounced value writes; `state` is read from the address on each render.
-  }, [debouncedSearch]);
+  // The debounced search goes to the address (and so to the query) and starts again at page 1. Only a new
+  // debounced value writes; `state` is read from the address on each render.
+  const writeSearch = useEffectEvent((search: string) => {
+    if (search !== state.search) update({ search }, true);
+  });
+  useEffect(() => writeSearch(debouncedSearch), [debouncedSearch]);
 
-  // The address changed otherwise (Back, a link): the field follows it. Values this page wrote itself
-  // are skipped, so a key typed meanwhile is never overwritten.
-  useEffect(() => {
+  // The address changed otherwise (Back, a link): the field follows it, for a new address value only.
+  // Values this page wrote itself are skipped, so a key typed meanwhile is never overwritten.
+  const [addressSearch, setAddressSearch] = useState(state.search);
+  if (state.search !== addressSearch) {
+    setAddressSearch(state.search);
     if (state.search !== debouncedSearch) setSearchText(state.search);
-    // Runs for a new address value only.
-  }, [state.search]);
+  }
 
   const typeOptions = [
     { value: ALL, label: t('types.all') },

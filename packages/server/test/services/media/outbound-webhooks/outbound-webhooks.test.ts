@@ -633,6 +633,7 @@ describe.each(installBackends())('outbound webhooks on $label', (backend) => {
         return record?.status === 'DEAD' ? record : undefined;
       });
       expect(refused).toMatchObject({ attempts: 1, lastHttpStatus: 404, lastError: 'HTTP 404' });
+      // An absence has no event to wait for: a window past the first retry delay.
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[0]! + 300));
       expect(arrived('/gone')).toHaveLength(1);
       for (const endpoint of [dead, recovering, gone]) await remove(endpoint.id);
@@ -675,7 +676,8 @@ describe.each(installBackends())('outbound webhooks on $label', (backend) => {
       ]);
       const listed = (await deliveries()).find((record) => record.eventId === ok)!;
       expect(listed).toMatchObject({ endpointId: null, endpointName: 'Doomed', status: 'SUCCEEDED' });
-      // An attempt already on its way when the endpoint was deleted may still arrive; then nothing more.
+      // An attempt already on its way when the endpoint was deleted may still arrive; then nothing more
+      // (an absence, so a window past the first retry delay rather than a condition).
       await new Promise((resolve) => setTimeout(resolve, 100));
       const sentBefore = failing.requests.length;
       await new Promise((resolve) => setTimeout(resolve, RETRY_DELAYS_MS[0]! + 400));

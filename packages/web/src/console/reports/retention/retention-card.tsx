@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { Alert, Button, Group, Modal, NumberInput, Paper, Stack, Text, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
@@ -42,10 +42,11 @@ function RetentionForm({
     },
   });
   // The answer in force is authoritative: show it again after a save or a refetch.
-  useEffect(() => {
-    form.setValues({ days: retention.days });
-    form.resetDirty({ days: retention.days });
-  }, [retention.days]);
+  const showInForce = useEffectEvent((days: number) => {
+    form.setValues({ days });
+    form.resetDirty({ days });
+  });
+  useEffect(() => showInForce(retention.days), [retention.days]);
   const dirty = form.isDirty();
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);

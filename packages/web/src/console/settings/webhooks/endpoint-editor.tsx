@@ -193,7 +193,6 @@ export function EndpointEditor({
               styles={MONOSPACE_INPUT}
               data-testid="webhook-url"
               {...urlProps}
-              ref={urlBinding.ref}
               {...withFocus(urlProps, urlBinding.onFocus)}
             />
             <Select
@@ -255,7 +254,6 @@ export function EndpointEditor({
               spellCheck={false}
               data-testid="webhook-body"
               {...bodyProps}
-              ref={bodyBinding.ref}
               {...withFocus(bodyProps, bodyBinding.onFocus)}
             />
             {!isDefaultBody(values.body, defaults) && (

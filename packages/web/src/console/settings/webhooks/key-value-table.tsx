@@ -9,7 +9,6 @@ import { MONOSPACE_INPUT } from './template-input-styles.js';
 
 /** What a template input needs to take part in variable insertion (see useTemplateTarget). */
 export type TemplateBinding = (target: { field: KeyValueField; rowId: string }) => {
-  ref: (element: HTMLInputElement | HTMLTextAreaElement | null) => void;
   onFocus: (event: FocusEvent<HTMLInputElement | HTMLTextAreaElement>) => void;
 };
 
@@ -78,7 +77,6 @@ export function KeyValueTable({
                         data-masked={row.value === OUTBOUND_WEBHOOK_MASK || undefined}
                         styles={MONOSPACE_INPUT}
                         {...valueProps}
-                        ref={binding.ref}
                         onFocus={(event) => {
                           (valueProps.onFocus as ((e: typeof event) => void) | undefined)?.(event);
                           binding.onFocus(event);
