@@ -39,7 +39,7 @@ function Harness({ saved, libraries }: { saved: LibraryAccessValues; libraries: 
       <form
         data-testid="form"
         onSubmit={form.onSubmit((values) => {
-          document.body.dataset.sent = JSON.stringify(toLibraryAccessBody(values));
+          document.body.setAttribute('data-sent', JSON.stringify(toLibraryAccessBody(values)));
         })}
       >
         <LibraryAccessFormBody

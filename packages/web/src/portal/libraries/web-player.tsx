@@ -45,7 +45,9 @@ export function WebPlayer({
   const [video, setVideo] = useState<HTMLVideoElement | null>(null);
   const [failure, setFailure] = useState<FailureState | null>(null);
   const [subtitle, setSubtitle] = useState<number | null>(null);
-  const [subtitleError, setSubtitleError] = useState<string | null>(null);
+  // Kept with the track it belongs to, so choosing another track hides it without resetting state.
+  const [subtitleFailure, setSubtitleFailure] = useState<{ index: number; reason: string } | null>(null);
+  const subtitleError = subtitleFailure?.index === subtitle ? subtitleFailure.reason : null;
   const [audioSwitchable, setAudioSwitchable] = useState(false);
   const [audioPosition, setAudioPosition] = useState(0);
   const accessToken = credentials?.accessToken ?? '';
@@ -79,14 +81,16 @@ export function WebPlayer({
       if (element.track)
         element.track.mode = Number(element.dataset.index) === subtitle ? 'showing' : 'disabled';
     }
-    setSubtitleError(null);
     const chosen = elements.find((element) => Number(element.dataset.index) === subtitle);
     if (!chosen) return undefined;
     const explain = (probe: StreamProbe) =>
       !probe.reachable
         ? t('playFailure.unreachable', { address: baseUrl })
         : `${probe.status} ${probe.code ?? ''} ${probe.message ?? ''}`.trim();
-    const onError = () => void probeStream(chosen.src).then((probe) => setSubtitleError(explain(probe)));
+    const onError = () =>
+      void probeStream(chosen.src).then((probe) =>
+        setSubtitleFailure({ index: Number(chosen.dataset.index), reason: explain(probe) }),
+      );
     chosen.addEventListener('error', onError);
     return () => chosen.removeEventListener('error', onError);
   }, [video, subtitle, subtitles, baseUrl, t]);
