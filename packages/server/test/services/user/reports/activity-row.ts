@@ -53,3 +53,9 @@ export function activityRow(fields: ActivityRowFields): NewActivityRow {
     platform: classifyPlatform({ client, deviceName, userAgent }),
   };
 }
+
+/** The same row as the log stored it before migration V010 added the `platform` column. */
+export function legacyActivityRow(fields: ActivityRowFields): Omit<NewActivityRow, 'platform'> {
+  const { platform: _platform, ...row } = activityRow(fields);
+  return row;
+}

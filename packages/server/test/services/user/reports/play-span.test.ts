@@ -13,7 +13,7 @@ import type { UserDatabase } from '../../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../../src/services/user/user.migrations.js';
 import { testBackends } from '../../../support/databases.js';
 import { refBucket } from './reference.js';
-import { activityRow } from './activity-row.js';
+import { activityRow, legacyActivityRow } from './activity-row.js';
 import { Random } from './report-fixtures.js';
 
 /*
@@ -72,7 +72,9 @@ describe.each(testBackends())('play spans on $label', (backend) => {
   const random = new Random(SEED);
   let log: Ev[] = [];
 
-  const row = (ev: Ev) => activityRow({ ...ev, userId: USER, sessionId: ev.session });
+  const fields = (ev: Ev) => ({ ...ev, userId: USER, sessionId: ev.session });
+  const row = (ev: Ev) => activityRow(fields(ev));
+  const legacyRow = (ev: Ev) => legacyActivityRow(fields(ev));
 
   /**
    * `count` sessions starting on whole minutes within `hours` hours after `from`: 1–6 events up to an hour
@@ -97,8 +99,10 @@ describe.each(testBackends())('play spans on $label', (backend) => {
     return events;
   };
 
-  const insert = async (batch: readonly Ev[]) => {
-    expect(await activity.insertMany(batch.map(row))).toBe(batch.length);
+  const insert = async (batch: readonly Ev[], before: 'before-V010' | 'current' = 'current') => {
+    expect(await activity.insertMany(before === 'current' ? batch.map(row) : batch.map(legacyRow))).toBe(
+      batch.length,
+    );
     log = [...log, ...batch];
   };
 
@@ -184,7 +188,7 @@ describe.each(testBackends())('play spans on $label', (backend) => {
     // The log exists before V009: its backfill must count it.
     database = await backend.open<UserDatabase>('svc_user', userMigrations.slice(0, V009));
     activity = new ActivityLogRepository(database.db);
-    await insert(sessions(150, BASE, 6));
+    await insert(sessions(150, BASE, 6), 'before-V010');
     await runMigrations(database, userMigrations);
     reports = new ReportsRepository(database.db, database.backend);
   }, 120_000);

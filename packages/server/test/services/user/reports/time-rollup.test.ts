@@ -14,7 +14,7 @@ import type { UserDatabase } from '../../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../../src/services/user/user.migrations.js';
 import { testBackends } from '../../../support/databases.js';
 import { refDate, refHour } from './reference.js';
-import { activityRow } from './activity-row.js';
+import { activityRow, legacyActivityRow } from './activity-row.js';
 import { Random } from './report-fixtures.js';
 
 /*
@@ -112,15 +112,16 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
     bytes: random.chance(0.2) ? 0 : random.int(0, 5_000_000_000),
     ...overrides,
   });
-  const row = (ev: Ev) =>
-    activityRow({
-      ...ev,
-      sessionId: `s-${ev.userId.slice(0, 8)}-${Math.floor(ev.t / HOUR)}`,
-      mediaId: `m-${ev.mediaType}`,
-    });
+  const fields = (ev: Ev) => ({
+    ...ev,
+    sessionId: `s-${ev.userId.slice(0, 8)}-${Math.floor(ev.t / HOUR)}`,
+    mediaId: `m-${ev.mediaType}`,
+  });
+  const row = (ev: Ev) => activityRow(fields(ev));
+  const legacyRow = (ev: Ev) => legacyActivityRow(fields(ev));
   /** Stores a batch through the repository (ON CONFLICT (event_id) DO NOTHING) and mirrors it. */
-  const insert = async (batch: readonly Ev[]) => {
-    const inserted = await activity.insertMany(batch.map(row));
+  const insert = async (batch: readonly Ev[], before: 'before-V010' | 'current' = 'current') => {
+    const inserted = await activity.insertMany(before === 'current' ? batch.map(row) : batch.map(legacyRow));
     const known = new Set(log.map((ev) => ev.eventId));
     const fresh = batch.filter((ev) => !known.has(ev.eventId) && known.add(ev.eventId));
     expect(inserted).toBe(fresh.length);
@@ -192,7 +193,7 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
     // The log exists before V008: its backfill must count it.
     database = await backend.open<UserDatabase>('svc_user', userMigrations.slice(0, V008));
     activity = new ActivityLogRepository(database.db);
-    await insert(randomEvents(400, MIDNIGHT - 2 * DAY, MIDNIGHT + 2 * DAY));
+    await insert(randomEvents(400, MIDNIGHT - 2 * DAY, MIDNIGHT + 2 * DAY), 'before-V010');
     await runMigrations(database, userMigrations);
   }, 120_000);
 
