@@ -130,6 +130,11 @@ describe.skipIf(skipWithoutPostgresServer)(
         tokenId: String(account.body.tokenId),
         clientIp: '127.0.0.1',
       });
+      // The storage node registers by itself after the start; the entrance routes to it once it has.
+      await waitFor(
+        async () => ((await viaEntrance('/api/storage/mounts')).status === 200 ? true : undefined),
+        180_000,
+      );
     }, 240_000);
 
     afterAll(async () => {
