@@ -18,3 +18,7 @@ export * from './mcp-api.js';
 export * from './reports-api.js';
 export * from './uploads-api.js';
 export * from './webhooks-api.js';
+export * from './error-codes.js';
+export * from './route-rules.js';
+export * from './endpoint.js';
+export * from './endpoints/index.js';

@@ -1,5 +1,5 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
-import type { GatewayRule } from '../../platform/http/route-auth.js';
+import { allEndpoints, routerPath, type EndpointDeclaration, type GatewayRule } from '@svc/contracts';
 import { AUTH_ROUTES } from './table/auth.table.js';
 import { CONFIG_ROUTES } from './table/config.table.js';
 import { MEDIA_ROUTES } from './table/media.table.js';
@@ -19,11 +19,21 @@ export interface GatewayRouteEntry {
  * this table against the routes the services declare. Each service's part lives in table/.
  */
 export const GATEWAY_ROUTE_TABLE: readonly GatewayRouteEntry[] = [
+  ...gatewayEntries(allEndpoints),
   ...CONFIG_ROUTES,
   ...AUTH_ROUTES,
   ...MEDIA_ROUTES,
   ...STORAGE_ROUTES,
 ];
+
+/** The gateway's entries of the declared endpoints: every endpoint whose rule is a gateway rule. */
+export function gatewayEntries(declared: readonly EndpointDeclaration[]): GatewayRouteEntry[] {
+  return declared.flatMap((endpoint) =>
+    'gateway' in endpoint.auth
+      ? [{ methods: [endpoint.method], path: routerPath(endpoint.path), rule: endpoint.auth.gateway }]
+      : [],
+  );
+}
 
 export interface MatchedRoute {
   entry: GatewayRouteEntry;

@@ -2,8 +2,6 @@ import type { GatewayRouteEntry } from '../route-table.js';
 
 /** Config service routes of the public API. */
 export const CONFIG_ROUTES: readonly GatewayRouteEntry[] = [
-  { methods: ['GET'], path: '/api/license/status', rule: { kind: 'public' } },
-  { methods: ['GET'], path: '/api/config/deployment/capabilities', rule: { kind: 'public' } },
   // Legacy-node report and promotion, standalone image only (docs/nodes.md "Legacy nodes").
   {
     methods: ['GET'],

@@ -1,0 +1,22 @@
+import type { EndpointDeclaration } from '../endpoint.js';
+import { configEndpoints } from './config.js';
+import { mediaEndpoints } from './media.js';
+import { playAgentEndpoints } from './play-agent.js';
+import { sharedEndpoints } from './shared.js';
+import { storageEndpoints } from './storage.js';
+import { userEndpoints } from './user.js';
+
+/** Every endpoint, by service and action: `endpoints.config.listNodes`. */
+export const endpoints = {
+  config: configEndpoints,
+  user: userEndpoints,
+  media: mediaEndpoints,
+  storage: storageEndpoints,
+  playAgent: playAgentEndpoints,
+  shared: sharedEndpoints,
+} as const;
+
+/** Every declared endpoint in one list (gateway table, OpenAPI document, route audit). */
+export const allEndpoints: readonly EndpointDeclaration[] = Object.values(endpoints).flatMap(
+  (group): EndpointDeclaration[] => Object.values(group),
+);
