@@ -5,7 +5,7 @@ import type { RouteAuth } from './route-rules.js';
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** The service that serves an endpoint (its routes register it; the gateway forwards to it). */
-export type EndpointService = 'config' | 'user' | 'media' | 'storage' | 'play-agent' | 'shared';
+export type EndpointService = 'config' | 'user' | 'media' | 'storage' | 'play-agent' | 'shared' | 'gateway';
 
 /**
  * One endpoint, declared once (docs/architecture.md "Endpoints"). The serving route, its validation, the

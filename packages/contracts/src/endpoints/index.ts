@@ -1,5 +1,6 @@
 import type { EndpointDeclaration } from '../endpoint.js';
 import { configEndpoints } from './config.js';
+import { gatewayEndpoints } from './gateway.js';
 import { mediaEndpoints } from './media.js';
 import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
@@ -14,6 +15,7 @@ export const endpoints = {
   storage: storageEndpoints,
   playAgent: playAgentEndpoints,
   shared: sharedEndpoints,
+  gateway: gatewayEndpoints,
 } as const;
 
 /** Every declared endpoint in one list (gateway table, OpenAPI document, route audit). */

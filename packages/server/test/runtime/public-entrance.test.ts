@@ -70,6 +70,16 @@ describe.each(installBackends())('the console entrance end to end on $label', (b
     for (const dir of folders) rmSync(dir, { recursive: true, force: true });
   });
 
+  it('serves the OpenAPI document of the admin and portal API on the console entrance, before sign-in', async () => {
+    const answer = await call(entrance, 'GET', '/api/openapi.json');
+    expect(answer.status).toBe(200);
+    expect(answer.body.openapi).toBe('3.1.0');
+    const paths = answer.body.paths as Record<string, Record<string, { operationId: string }>>;
+    expect(paths['/api/license/status']?.get?.operationId).toBe('config.getLicenseStatus');
+    // Service-to-service routes stay out of the public reference.
+    expect(Object.keys(paths).filter((route) => route.includes('/internal/'))).toEqual([]);
+  });
+
   it('sets up the first administrator once, signs in and revokes at once on sign-out', async () => {
     expect((await call(entrance, 'GET', '/api/auth/setup/status')).body).toEqual({ adminExists: false });
     const setup = await call(entrance, 'POST', '/api/auth/setup/admin', {

@@ -12,6 +12,7 @@ import { authenticate } from './gateway-auth.js';
 import { TokenIntrospector } from './token-introspector.js';
 import { UpstreamResolver } from './upstream-resolver.js';
 import { registerMcpEndpoint } from './mcp/mcp-endpoint.js';
+import { registerOpenApiRoute } from './openapi.routes.js';
 import { McpSwitch } from './mcp/mcp-switch.js';
 import { UpstreamCaller } from './mcp/upstream-call.js';
 import { SVC_VERSION } from '../../platform/version.js';
@@ -45,6 +46,7 @@ export const gatewayFactory =
       logger: context.logger,
     });
 
+    registerOpenApiRoute(app);
     app.all('/api/*', { config: { auth: { direct: 'entrance' } } }, async (request, reply) => {
       const path = request.url.split('?')[0] ?? '';
       const route = matchGatewayRoute(path);
