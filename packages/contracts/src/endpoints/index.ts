@@ -19,6 +19,5 @@ export const endpoints = {
 } as const;
 
 /** Every declared endpoint in one list (gateway table, OpenAPI document, route audit). */
-export const allEndpoints: readonly EndpointDeclaration[] = Object.values(endpoints).flatMap(
-  (group): EndpointDeclaration[] => Object.values(group),
-);
+const groups: readonly Record<string, EndpointDeclaration>[] = Object.values(endpoints);
+export const allEndpoints: readonly EndpointDeclaration[] = groups.flatMap((group) => Object.values(group));

@@ -1,9 +1,10 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { Identity } from '@svc/contracts';
+import { endpoints, type Identity } from '@svc/contracts';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { AppError } from '../../../platform/http/errors.js';
+import { serve } from '../../../platform/http/endpoint-route.js';
 import type { ClientIpResolver } from '../../../platform/http/client-ip.js';
 import { authenticate } from '../gateway-auth.js';
 import type { TokenIntrospector } from '../token-introspector.js';
@@ -97,6 +98,7 @@ export function registerMcpEndpoint(
     await server.connect(transport);
     await transport.handleRequest(request.raw, reply.raw);
   };
-  const entrance = { config: { auth: { direct: 'entrance' } } } as const;
-  app.all('/mcp', entrance, handler);
+  for (const endpoint of [endpoints.gateway.postMcp, endpoints.gateway.getMcp, endpoints.gateway.deleteMcp]) {
+    serve(app, endpoint, handler);
+  }
 }
