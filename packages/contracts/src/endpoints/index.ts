@@ -1,6 +1,7 @@
 import type { EndpointDeclaration } from '../endpoint.js';
 import { configEndpoints } from './config.js';
 import { gatewayEndpoints } from './gateway.js';
+import { healthEndpoints } from './health.js';
 import { mediaEndpoints } from './media.js';
 import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
@@ -16,6 +17,7 @@ export const endpoints = {
   playAgent: playAgentEndpoints,
   shared: sharedEndpoints,
   gateway: gatewayEndpoints,
+  health: healthEndpoints,
 } as const;
 
 /** Every declared endpoint in one list (gateway table, OpenAPI document, route audit). */

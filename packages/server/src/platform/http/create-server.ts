@@ -13,11 +13,12 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import type { ComponentName, HealthResponse } from '@svc/contracts';
+import { endpoints, type ComponentName, type HealthResponse } from '@svc/contracts';
 import type { Logger } from '../logger.js';
 import { unavailableCause, type UnavailableCause } from '../db/errors.js';
 import { AppError, RETRY_AFTER_SECONDS, errorBody, serviceUnavailable } from './errors.js';
 import { installRouteAuth, type DeclaredRoute } from './route-auth.js';
+import { serve } from './endpoint-route.js';
 import { answerFrameworkError, refuseMalformedUrl } from './malformed-url.js';
 import { SVC_VERSION } from '../version.js';
 
@@ -148,7 +149,9 @@ export function createServer(options: ServerOptions): AppServer {
     };
   };
   for (const path of ['/health', ...(options.healthPaths ?? [])]) {
-    app.get(path, { config: { auth: { direct: 'health' } } }, async (_request, reply) => {
+    const endpoint = Object.values(endpoints.health).find((declared) => declared.path === path);
+    if (!endpoint) throw new Error(`health path ${path} has no endpoint declaration`);
+    serve(app, endpoint, async (_request, reply) => {
       const { code, body } = await health();
       return reply.status(code).send(body);
     });

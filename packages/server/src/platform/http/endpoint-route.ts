@@ -20,7 +20,7 @@ export type EndpointRequest<E extends EndpointDeclaration> = FastifyRequest<{
 export type EndpointHandler<E extends EndpointDeclaration> = (
   request: EndpointRequest<E>,
   reply: FastifyReply,
-) => Promise<EndpointResponseInput<E> | FastifyReply | undefined>;
+) => Promise<EndpointResponseInput<E> | FastifyReply | undefined | void>;
 
 /** Route options a declaration does not carry: limits and hooks of this one route. */
 export type EndpointRouteOptions = Pick<
