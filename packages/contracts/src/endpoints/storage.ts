@@ -62,6 +62,21 @@ const WRITE_ERRORS = [
   'INSUFFICIENT_STORAGE',
 ] as const satisfies readonly ErrorCode[];
 
+/** Starting a copy or a move: the same request and answer, the transfer then runs in the background. */
+const startTransfer = <K extends 'copy' | 'move'>(kind: K) =>
+  ({
+    method: 'POST',
+    path: `/api/storage/mounts/{mountId}/${kind}`,
+    summary: `${kind === 'copy' ? 'Copy' : 'Move'} a file or folder, within the mount or to another mount (runs in the background)`,
+    tag: 'Storage transfers',
+    auth: CONSOLE_STORAGE,
+    params: mountIdParamsSchema,
+    body: transferRequestSchema,
+    response: transferSchema,
+    status: 202,
+    errors: WRITE_ERRORS,
+  }) as const;
+
 /**
  * Endpoints of the storage node (docs/storage.md). The public API is forwarded by the gateway to the node
  * named by X-Storage-Node-Id; the internal API (`/api/storage/internal/...`) serves the media service and
@@ -296,30 +311,8 @@ export const storageEndpoints = declareEndpoints('storage', {
   },
 
   // Transfers (background copies and moves) and their event stream.
-  copy: {
-    method: 'POST',
-    path: '/api/storage/mounts/{mountId}/copy',
-    summary: 'Copy a file or folder, within the mount or to another mount (runs in the background)',
-    tag: 'Storage transfers',
-    auth: CONSOLE_STORAGE,
-    params: mountIdParamsSchema,
-    body: transferRequestSchema,
-    response: transferSchema,
-    status: 202,
-    errors: WRITE_ERRORS,
-  },
-  move: {
-    method: 'POST',
-    path: '/api/storage/mounts/{mountId}/move',
-    summary: 'Move a file or folder, within the mount or to another mount (runs in the background)',
-    tag: 'Storage transfers',
-    auth: CONSOLE_STORAGE,
-    params: mountIdParamsSchema,
-    body: transferRequestSchema,
-    response: transferSchema,
-    status: 202,
-    errors: WRITE_ERRORS,
-  },
+  copy: startTransfer('copy'),
+  move: startTransfer('move'),
   listTransfers: {
     method: 'GET',
     path: '/api/storage/transfers',
