@@ -5,7 +5,7 @@ import { runMigrations, type Migration, type ServiceDatabaseName } from '../plat
 import { configMigrations } from '../services/config/config.migrations.js';
 import { userMigrations } from '../services/user/user.migrations.js';
 import { mediaMigrations } from '../services/media/media.migrations.js';
-import { storageMigrations } from '../services/storage/storage.migrations.js';
+import { storageMigrations } from '../services/storage/migrations/index.js';
 
 export const SERVICE_MIGRATIONS: Record<ServiceDatabaseName, readonly Migration[]> = {
   svc_config: configMigrations,

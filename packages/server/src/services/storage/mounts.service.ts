@@ -12,7 +12,7 @@ import type { Clock } from '../../platform/cache/index.js';
 import type { Logger } from '../../platform/logger.js';
 import { PROVIDERS, isAdminOnly, maskConfig, mergeSecrets, providerDefinition } from './providers/index.js';
 import type { ProviderContext, StorageProvider } from './providers/provider.js';
-import type { MountRow, MountsRepository } from './mounts.repository.js';
+import type { MountRow, MountsRepository } from './mounts/mounts.repository.js';
 import { storageErrors } from './storage-errors.js';
 
 /** A mount ready for file operations. */

@@ -1,33 +1,19 @@
 import path from 'node:path';
-import { sql } from 'kysely';
 import { registryAuditClient } from '../../platform/audit/audit-client.js';
 import { createServer } from '../../platform/http/create-server.js';
 import type { Component, ComponentFactory, RuntimeContext } from '../../runtime/component.js';
 import { bindHostFor } from '../../runtime/bind.js';
 import { createScheduler, openOwnedDatabase } from '../../runtime/owned-database.js';
-import { TempCleanup } from './cleanup.service.js';
-import { FilesService } from './files.service.js';
 import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js';
-import { registerDashboardRoutes } from './dashboard.routes.js';
-import { registerFileRoutes } from './files.routes.js';
-import { registerInternalRoutes } from './internal.routes.js';
-import { MountsRepository } from './mounts.repository.js';
-import { registerMountRoutes } from './mounts.routes.js';
-import { MountsService } from './mounts.service.js';
-import { ProbeSource } from './probe-source.js';
-import { ProbeTool } from './probe-tool.js';
-import { ProbeService } from './probe.service.js';
+import { registerFileRoutes } from './files/files.routes.js';
+import { registerInternalRoutes } from './internal/internal.routes.js';
+import { storageMigrations } from './migrations/index.js';
+import { registerMountRoutes } from './mounts/mounts.routes.js';
+import { createStorageServices, type StorageServices } from './storage-services.js';
 import type { StorageDatabase } from './storage.db.js';
-import { storageMigrations } from './storage.migrations.js';
-import type { StorageServices } from './storage-services.js';
-import { TransferEvents } from './transfer-events.js';
-import { TransfersRepository } from './transfers.repository.js';
-import { registerTransferRoutes } from './transfers.routes.js';
-import { TransfersService } from './transfers.service.js';
-import { UploadsRepository } from './uploads.repository.js';
-import { registerUploadRoutes } from './uploads.routes.js';
-import { UploadsService } from './uploads.service.js';
-import { StorageUsageService } from './usage.service.js';
+import { registerTransferRoutes } from './transfers/transfers.routes.js';
+import { registerUploadRoutes } from './uploads/uploads.routes.js';
+import { registerUsageRoutes } from './usage/usage.routes.js';
 
 /** A storage component together with its services (tests reach into them). */
 export interface StorageComponent extends Component {
@@ -50,59 +36,17 @@ export function storageComponentFactory(
   return async (context) => {
     const logger = context.logger.child({ component: 'storage' });
     const database = await openOwnedDatabase<StorageDatabase>(context, 'yiyi_storage', storageMigrations);
-    const stagingDir = path.join(context.settings.dataDir, 'storage', 'uploads');
-    const { clock } = context;
-
-    const probeTool = new ProbeTool(logger, { binary: options.ffprobe });
-    const probeSource = new ProbeSource(logger);
-    const mountsRepository = new MountsRepository(database.db);
-    const transfersRepository = new TransfersRepository(database.db);
-    const uploadsRepository = new UploadsRepository(database.db);
-    const mounts = new MountsService(mountsRepository, { dataDir: context.settings.dataDir }, clock, logger);
-    const files = new FilesService(mounts, clock, logger);
-    const transferEvents = new TransferEvents(options.eventHeartbeatMs);
-    const transfers = new TransfersService(
-      transfersRepository,
-      mounts,
-      files,
-      transferEvents,
-      clock,
+    const services = createStorageServices(database.db, {
+      dataDir: context.settings.dataDir,
+      stagingDir: path.join(context.settings.dataDir, 'storage', 'uploads'),
+      clock: context.clock,
       logger,
-      options.transferConcurrency ?? 2,
-    );
-    const uploads = new UploadsService(uploadsRepository, mounts, files, stagingDir, clock, logger);
-    const cleanup = new TempCleanup(
-      mounts,
-      uploads,
-      uploadsRepository,
-      transfersRepository,
-      stagingDir,
-      clock,
-      logger,
-    );
-    const probe = new ProbeService(probeTool, probeSource, mounts);
-    mounts.setUseCheck(
-      async (mountId) => (await transfers.activeForMount(mountId)) || (await uploads.openForMount(mountId)),
-    );
-    const usage = new StorageUsageService(mounts, logger);
-    const services: StorageServices = {
-      mounts,
-      files,
-      transfers,
-      transferEvents,
-      uploads,
-      probe,
-      cleanup,
-      usage,
       audit: registryAuditClient({ ...context, logger }),
-    };
-
-    const release = async () => {
-      await transfers.stop();
-      transferEvents.close();
-      await probeSource.close();
-      await mounts.close();
-    };
+      ffprobe: options.ffprobe,
+      transferConcurrency: options.transferConcurrency ?? 2,
+      eventHeartbeatMs: options.eventHeartbeatMs,
+    });
+    const { mounts, files, transfers, transferEvents, uploads, probe, probeTool, usage, audit } = services;
 
     try {
       await probeTool.detect();
@@ -111,25 +55,17 @@ export function storageComponentFactory(
         component: 'storage',
         logger,
         healthPaths: ['/api/storage/ping'],
-        healthChecks: async () => {
-          let databaseUp = true;
-          try {
-            await sql`SELECT 1`.execute(database.db);
-          } catch {
-            databaseUp = false;
-          }
-          return {
-            database: databaseUp ? 'UP' : 'DOWN',
-            probe: probeTool.status().available ? 'UP' : 'DEGRADED',
-          };
-        },
+        healthChecks: async () => ({
+          database: (await services.health.reachable()) ? 'UP' : 'DOWN',
+          probe: probeTool.status().available ? 'UP' : 'DEGRADED',
+        }),
       });
-      registerMountRoutes(app, services);
-      registerFileRoutes(app, services);
-      registerTransferRoutes(app, services);
-      registerDashboardRoutes(app, services);
-      registerInternalRoutes(app, services);
-      await registerUploadRoutes(app, services);
+      registerMountRoutes(app, mounts, audit);
+      registerFileRoutes(app, files, mounts, audit);
+      registerTransferRoutes(app, transfers, transferEvents, files, audit);
+      registerUsageRoutes(app, usage);
+      registerInternalRoutes(app, mounts, files, probe);
+      await registerUploadRoutes(app, uploads, files, audit);
       // Remote upgrade and uninstall of an installed storage node (docs/node-install.md).
       registerNodeLifecycleRoutes(app, {
         install: context.settings.nodeInstall,
@@ -142,7 +78,7 @@ export function storageComponentFactory(
         name: 'storage.temp-cleanup',
         schedule: { everyMs: 6 * 60 * 60 * 1000 },
         run: async (signal) => {
-          await cleanup.run(signal);
+          await services.cleanup.run(signal);
         },
       });
       // Interrupted transfers are settled before the listener takes requests.
@@ -162,13 +98,13 @@ export function storageComponentFactory(
         services,
         start: () => scheduler.start(),
         stop: async () => {
-          await release();
+          await services.release();
           await scheduler.stop();
           await database.close();
         },
       };
     } catch (error) {
-      await release().catch(() => undefined);
+      await services.release().catch(() => undefined);
       await database.close();
       throw error;
     }

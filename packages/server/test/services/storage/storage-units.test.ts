@@ -2,48 +2,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Transfer } from '@svc/contracts';
 import { parseRange, planFileResponse } from '../../../src/services/storage/file-response.js';
 import { isPublicAddress } from '../../../src/services/storage/providers/network-guard.js';
-import { parseMultistatus } from '../../../src/services/storage/providers/webdav-xml.js';
-import { probeResultOf } from '../../../src/services/storage/probe-tool.js';
-import { TransferEvents } from '../../../src/services/storage/transfer-events.js';
-
-describe('WebDAV multistatus reader', () => {
-  it('reads resources whatever the namespace prefix, with entities and CDATA', () => {
-    const xml = `<?xml version="1.0"?>
-      <!-- a comment -->
-      <multistatus xmlns="DAV:" xmlns:lp1="DAV:">
-        <response><href>/dav/</href><propstat><prop><resourcetype><collection/></resourcetype></prop>
-          <status>HTTP/1.1 200 OK</status></propstat></response>
-        <response><href>http://host/dav/a%20%26%20b.mkv</href>
-          <propstat><prop><lp1:getcontentlength>1234</lp1:getcontentlength>
-            <lp1:getlastmodified>Mon, 01 Jan 2024 10:00:00 GMT</lp1:getlastmodified><resourcetype/></prop>
-            <status>HTTP/1.1 200 OK</status></propstat>
-          <propstat><prop><getcontenttype/></prop><status>HTTP/1.1 404 Not Found</status></propstat></response>
-        <D:response xmlns:D="DAV:"><D:href><![CDATA[/dav/x&y/]]></D:href><D:propstat><D:prop>
-          <D:resourcetype><D:collection/></D:resourcetype></D:prop><D:status>HTTP/1.1 200 OK</D:status>
-          </D:propstat></D:response>
-        <response><href>/dav/amp&amp;.txt</href><propstat><prop><getcontentlength>0</getcontentlength></prop>
-          <status>HTTP/1.1 200 OK</status></propstat></response>
-      </multistatus>`;
-    expect(parseMultistatus(xml)).toEqual([
-      { href: '/dav/', collection: true, size: null, mtime: null },
-      {
-        href: 'http://host/dav/a%20%26%20b.mkv',
-        collection: false,
-        size: 1234,
-        mtime: new Date('2024-01-01T10:00:00Z'),
-      },
-      { href: '/dav/x&y/', collection: true, size: null, mtime: null },
-      { href: '/dav/amp&.txt', collection: false, size: 0, mtime: null },
-    ]);
-  });
-
-  it('ignores properties of failed propstats', () => {
-    const xml = `<d:multistatus xmlns:d="DAV:"><d:response><d:href>/f</d:href><d:propstat><d:prop>
-      <d:resourcetype><d:collection/></d:resourcetype></d:prop><d:status>HTTP/1.1 403 Forbidden</d:status>
-      </d:propstat></d:response></d:multistatus>`;
-    expect(parseMultistatus(xml)[0]?.collection).toBe(false);
-  });
-});
+import { probeResultOf } from '../../../src/services/storage/probe/probe-tool.js';
+import { TransferEvents } from '../../../src/services/storage/transfers/transfer-events.js';
 
 describe('Range header', () => {
   it.each([

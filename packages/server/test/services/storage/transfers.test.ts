@@ -7,7 +7,7 @@ import { request } from 'undici';
 import type { Mount, Transfer } from '@svc/contracts';
 import { gatewayFactory } from '../../../src/services/gateway/gateway.component.js';
 import { GATEWAY_ROUTE_TABLE } from '../../../src/services/gateway/route-table.js';
-import { streamTransferEvents } from '../../../src/services/storage/transfer-events.js';
+import { streamTransferEvents } from '../../../src/services/storage/transfers/transfer-events.js';
 import { installBackends } from '../../support/install-backends.js';
 import { waitFor } from '../../support/runtime.js';
 import { serviceHeaders, startStorage, waitForTransfer, type StorageHarness } from './storage-harness.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Identity, Mount, MountUsage, StorageUsageResponse } from '@svc/contracts';
 import type { MountsService, OpenMount } from '../../../src/services/storage/mounts.service.js';
 import type { StorageProvider } from '../../../src/services/storage/providers/provider.js';
-import { StorageUsageService } from '../../../src/services/storage/usage.service.js';
+import { StorageUsageService } from '../../../src/services/storage/usage/usage.service.js';
 import { installBackends } from '../../support/install-backends.js';
 import { ADMIN, startStorage, type StorageHarness } from './storage-harness.js';
 

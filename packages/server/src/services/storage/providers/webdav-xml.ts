@@ -1,6 +1,8 @@
+import { XMLParser } from 'fast-xml-parser';
+
 /**
- * A small reader for WebDAV multistatus answers (RFC 4918 section 14.16). Only what PROPFIND needs:
- * elements are matched by local name (namespace prefixes differ between servers and are ignored),
+ * The reader of WebDAV multistatus answers (RFC 4918 section 14.16), on fast-xml-parser. Only what PROPFIND
+ * needs: elements are matched by local name (namespace prefixes differ between servers and are ignored),
  * text content is entity-decoded, comments, processing instructions and CDATA are handled.
  */
 
@@ -29,66 +31,41 @@ function byteCount(text: string | undefined): number | null {
   return Number.isSafeInteger(parsed) ? parsed : null;
 }
 
-function decodeEntities(text: string): string {
-  return text.replace(/&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g, (_match, entity: string) => {
-    switch (entity) {
-      case 'lt':
-        return '<';
-      case 'gt':
-        return '>';
-      case 'amp':
-        return '&';
-      case 'quot':
-        return '"';
-      case 'apos':
-        return "'";
-      default: {
-        const code = entity.startsWith('#x') ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
-        return Number.isFinite(code) && code <= 0x10ffff ? String.fromCodePoint(code) : '';
-      }
-    }
-  });
-}
+/** A node of fast-xml-parser's ordered output: `{ [tag]: children }` or `{ '#text': text }`. */
+type OrderedNode = Record<string, unknown>;
 
-const localName = (qualified: string) => {
-  const colon = qualified.indexOf(':');
-  return (colon >= 0 ? qualified.slice(colon + 1) : qualified).toLowerCase();
-};
+const parser = new XMLParser({
+  // Element order and mixed content kept as a list per element: one shape to walk whatever the server sent.
+  preserveOrder: true,
+  ignoreAttributes: true,
+  // Namespaces: elements are matched by local name, whatever prefix (or default namespace) a server uses.
+  removeNSPrefix: true,
+  // WebDAV element names are case-sensitive by the standard, but servers differ; match them as before.
+  transformTagName: (name) => name.toLowerCase(),
+  // Values stay text (an href of digits, a size beyond 2^53 must not turn into numbers).
+  parseTagValue: false,
+  trimValues: false,
+  // The XML entities and numeric character references (`&#233;`), which the library decodes only together
+  // with the HTML named entities; those never occur in a well-formed multistatus, which has no DTD.
+  processEntities: true,
+  htmlEntities: true,
+});
+
+function toElement(name: string, nodes: readonly OrderedNode[]): XmlElement {
+  const element: XmlElement = { name, children: [], text: '' };
+  for (const node of nodes) {
+    for (const [key, value] of Object.entries(node)) {
+      if (key === ':@') continue;
+      if (key === '#text') element.text += String(value);
+      else element.children.push(toElement(key, Array.isArray(value) ? (value as OrderedNode[]) : []));
+    }
+  }
+  return element;
+}
 
 /** Parses XML into a tree of elements (attributes are not needed and dropped). */
 export function parseXml(xml: string): XmlElement {
-  const root: XmlElement = { name: '#document', children: [], text: '' };
-  const stack: XmlElement[] = [root];
-  const token =
-    /<!\[CDATA\[([\s\S]*?)\]\]>|<!--[\s\S]*?-->|<\?[\s\S]*?\?>|<!DOCTYPE[^>]*>|<(\/?)([^\s/>]+)((?:\s+[^\s=>]+\s*=\s*(?:"[^"]*"|'[^']*'))*)\s*(\/?)>/g;
-  let last = 0;
-  let match: RegExpExecArray | null;
-  const top = () => stack[stack.length - 1]!;
-  while ((match = token.exec(xml)) !== null) {
-    if (match.index > last) top().text += decodeEntities(xml.slice(last, match.index));
-    last = token.lastIndex;
-    if (match[1] !== undefined) {
-      top().text += match[1];
-      continue;
-    }
-    const name = match[3];
-    if (name === undefined) continue; // comment, PI, doctype
-    if (match[2] === '/') {
-      const wanted = localName(name);
-      // Pop to the matching element; tolerate unbalanced input rather than throwing.
-      for (let depth = stack.length - 1; depth > 0; depth--) {
-        if (stack[depth]!.name === wanted) {
-          stack.length = depth;
-          break;
-        }
-      }
-      continue;
-    }
-    const element: XmlElement = { name: localName(name), children: [], text: '' };
-    top().children.push(element);
-    if (match[5] !== '/') stack.push(element);
-  }
-  return root;
+  return toElement('#document', parser.parse(xml) as OrderedNode[]);
 }
 
 function find(element: XmlElement, name: string): XmlElement | undefined {

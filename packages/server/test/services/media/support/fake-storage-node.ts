@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { RegistryClient } from '../../../../src/platform/registry-client.js';
-import { probeResultOf, type FfprobeOutput } from '../../../../src/services/storage/probe-tool.js';
+import { probeResultOf, type FfprobeOutput } from '../../../../src/services/storage/probe/probe-tool.js';
 
 /**
  * A small stand-in for a storage node's internal API (the one the media service reads from), over real

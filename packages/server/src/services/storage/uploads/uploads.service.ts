@@ -4,11 +4,11 @@ import { mkdir, open, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { CreateUploadRequest, Identity, StorageEntry, Upload } from '@svc/contracts';
-import type { Clock } from '../../platform/cache/index.js';
-import { AppError } from '../../platform/http/errors.js';
-import type { Logger } from '../../platform/logger.js';
-import type { FilesService } from './files.service.js';
-import type { MountsService, OpenMount } from './mounts.service.js';
+import type { Clock } from '../../../platform/cache/index.js';
+import { AppError } from '../../../platform/http/errors.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { FilesService } from '../files/files.service.js';
+import type { MountsService, OpenMount } from '../mounts.service.js';
 import {
   TEMP_PREFIX,
   joinPath,
@@ -16,9 +16,9 @@ import {
   parentOf,
   parseMountPath,
   type MountPath,
-} from './path-safety.js';
-import { commitTempFile, sameFile } from './providers/atomic-fs.js';
-import { fromFsError, storageErrors } from './storage-errors.js';
+} from '../path-safety.js';
+import { commitTempFile, sameFile } from '../providers/atomic-fs.js';
+import { fromFsError, storageErrors } from '../storage-errors.js';
 import type { UploadRow, UploadsRepository } from './uploads.repository.js';
 
 /** An upload nobody touched for this long expires (its bytes are deleted by the cleanup task). */

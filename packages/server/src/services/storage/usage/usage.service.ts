@@ -1,7 +1,7 @@
 import type { MountUsage, StorageUsageResponse } from '@svc/contracts';
-import type { Logger } from '../../platform/logger.js';
-import type { MountsService, OpenMount } from './mounts.service.js';
-import type { ProviderUsage } from './providers/provider.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { MountsService, OpenMount } from '../mounts.service.js';
+import type { ProviderUsage } from '../providers/provider.js';
 
 /** How long one mount may take to report its space before it counts as unavailable. */
 const USAGE_TIMEOUT_MS = 5_000;

@@ -1,12 +1,12 @@
 import { readdir, stat, unlink } from 'node:fs/promises';
 import path from 'node:path';
-import type { Clock } from '../../platform/cache/index.js';
-import type { Logger } from '../../platform/logger.js';
-import type { MountsService } from './mounts.service.js';
-import { isTempName, joinPath, type MountPath } from './path-safety.js';
-import type { TransfersRepository } from './transfers.repository.js';
-import type { UploadsRepository } from './uploads.repository.js';
-import type { UploadsService } from './uploads.service.js';
+import type { Clock } from '../../../platform/cache/index.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { MountsService } from '../mounts.service.js';
+import { isTempName, joinPath, type MountPath } from '../path-safety.js';
+import type { TransfersRepository } from '../transfers/transfers.repository.js';
+import type { UploadsRepository } from '../uploads/uploads.repository.js';
+import type { UploadsService } from '../uploads/uploads.service.js';
 
 /** Temp files older than this are leftovers of interrupted writes. */
 export const TEMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;

@@ -1,13 +1,11 @@
 import { sql } from 'kysely';
-import type { Migration } from '../../platform/db/index.js';
-import { systemSettingsMigration } from '../shared/system-settings.migration.js';
+import type { Migration } from '../../../platform/db/index.js';
 
-export const storageMigrations: readonly Migration[] = [
-  systemSettingsMigration('V001__system_settings'),
-  {
-    name: 'V002__mounts_transfers_uploads',
-    async up(db) {
-      await sql`
+/** Mounts, transfers, uploads and their received chunks (docs/storage.md "Tables"). */
+export const V002__mounts_transfers_uploads: Migration = {
+  name: 'V002__mounts_transfers_uploads',
+  async up(db) {
+    await sql`
         CREATE TABLE storage_mounts (
           id uuid PRIMARY KEY,
           name text NOT NULL,
@@ -69,7 +67,6 @@ export const storageMigrations: readonly Migration[] = [
           chunk_index integer NOT NULL CHECK (chunk_index >= 0),
           PRIMARY KEY (upload_id, chunk_index)
         );
-      `.execute(db);
-    },
+    `.execute(db);
   },
-];
+};

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { StorageDatabase, StorageUploadsTable } from './storage.db.js';
+import type { StorageDatabase, StorageUploadsTable } from '../storage.db.js';
 
 export type UploadRow = Selectable<StorageUploadsTable>;
 

@@ -1,8 +1,8 @@
 import { realpath } from 'node:fs/promises';
 import type { LocateResponse } from '@svc/contracts';
-import type { OpenMount } from './mounts.service.js';
-import type { MountPath } from './path-safety.js';
-import { fromFsError, storageErrors } from './storage-errors.js';
+import type { OpenMount } from '../mounts.service.js';
+import type { MountPath } from '../path-safety.js';
+import { fromFsError, storageErrors } from '../storage-errors.js';
 
 /**
  * Where a file of a mount lies on this machine, for a play-agent running here (docs/streaming.md). The

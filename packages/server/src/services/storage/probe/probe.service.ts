@@ -1,9 +1,9 @@
 import type { ProbeResponse } from '@svc/contracts';
-import type { MountsService } from './mounts.service.js';
-import type { MountPath } from './path-safety.js';
+import type { MountsService } from '../mounts.service.js';
+import type { MountPath } from '../path-safety.js';
 import type { ProbeSource } from './probe-source.js';
 import type { ProbeTool } from './probe-tool.js';
-import { storageErrors } from './storage-errors.js';
+import { storageErrors } from '../storage-errors.js';
 
 /** Technical metadata of media files for the media service: ffprobe on the file itself or over loopback. */
 export class ProbeService {

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import type { ProbeResult } from '@svc/contracts';
-import { AppError } from '../../platform/http/errors.js';
-import type { Logger } from '../../platform/logger.js';
+import { AppError } from '../../../platform/http/errors.js';
+import type { Logger } from '../../../platform/logger.js';
 
 /** Protocols ffprobe may open: files for local mounts, plain HTTP on loopback for the others. */
 export type ProbeProtocols = 'file' | 'http,tcp';

@@ -1,7 +1,7 @@
 import type { BrowseQuery, BrowseResponse, StorageEntry, WalkLine } from '@svc/contracts';
-import type { Clock } from '../../platform/cache/index.js';
-import type { Logger } from '../../platform/logger.js';
-import type { MountsService, OpenMount } from './mounts.service.js';
+import type { Clock } from '../../../platform/cache/index.js';
+import type { Logger } from '../../../platform/logger.js';
+import type { MountsService, OpenMount } from '../mounts.service.js';
 import {
   isTempName,
   isUsableName,
@@ -10,9 +10,9 @@ import {
   parentOf,
   parseEntryName,
   type MountPath,
-} from './path-safety.js';
-import type { ProviderEntry } from './providers/index.js';
-import { storageErrors } from './storage-errors.js';
+} from '../path-safety.js';
+import type { ProviderEntry } from '../providers/index.js';
+import { storageErrors } from '../storage-errors.js';
 
 /** How long a folder listing is reused for paging and re-sorting (changes made here drop it at once). */
 const LISTING_TTL_MS = 2_000;

@@ -1,5 +1,5 @@
 import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { StorageDatabase, StorageTransfersTable, TransferStateColumn } from './storage.db.js';
+import type { StorageDatabase, StorageTransfersTable, TransferStateColumn } from '../storage.db.js';
 
 export type TransferRow = Selectable<StorageTransfersTable>;
 

@@ -1,8 +1,8 @@
-import type { Logger } from '../../platform/logger.js';
-import { LoopbackTickets } from '../../platform/loopback-tickets.js';
-import { serveFileRaw } from './file-response.js';
-import type { OpenMount } from './mounts.service.js';
-import type { MountPath } from './path-safety.js';
+import type { Logger } from '../../../platform/logger.js';
+import { LoopbackTickets } from '../../../platform/loopback-tickets.js';
+import { serveFileRaw } from '../file-response.js';
+import type { OpenMount } from '../mounts.service.js';
+import type { MountPath } from '../path-safety.js';
 
 /**
  * Where ffprobe reads files of mounts that are not on this machine: a loopback ticket per probe (see

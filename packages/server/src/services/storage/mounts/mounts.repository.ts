@@ -1,5 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
-import type { StorageDatabase, StorageMountsTable } from './storage.db.js';
+import type { StorageDatabase, StorageMountsTable } from '../storage.db.js';
 
 export type MountRow = Selectable<StorageMountsTable>;
 
