@@ -24,7 +24,7 @@ export function readAheadRanges(
 export interface DownloadContext {
   signal: AbortSignal;
   /** Resolves when the download may go on (disk pressure gone); rejects when it is cancelled. */
-  whilePaused(): Promise<void>;
+  whilePaused: () => Promise<void>;
 }
 
 export type DownloadJob = (context: DownloadContext) => Promise<void>;

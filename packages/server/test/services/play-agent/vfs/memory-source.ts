@@ -8,7 +8,8 @@ import { readRange } from '../../../../src/services/play-agent/vfs/read-range.js
 
 /**
  * An upstream over a buffer for the cache tests: answers ranges in chunks of `chunkBytes`, counts the
- * bytes and the opens it served, and can stall after a number of bytes (to hold a fill in mid-flight).
+ * bytes and the opens it served, can pace its chunks, and can stall after a number of bytes (to hold a
+ * fill in mid-flight).
  */
 export interface MemorySource extends MediaSource {
   served: number;
@@ -17,7 +18,7 @@ export interface MemorySource extends MediaSource {
 
 export function memorySource(
   content: Buffer,
-  options: { chunkBytes?: number; mtime?: Date; stallAfter?: number } = {},
+  options: { chunkBytes?: number; mtime?: Date; stallAfter?: number; delayMs?: number } = {},
 ): MemorySource {
   const facts: MediaFacts = { size: content.length, mtime: options.mtime ?? new Date(1_700_000_000_000) };
   const source: MemorySource = {
@@ -38,6 +39,7 @@ export function memorySource(
           if (options.stallAfter !== undefined && source.served >= options.stallAfter) {
             await new Promise<never>(() => undefined);
           }
+          if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
           const end = Math.min(range.end + 1, position + chunk);
           const bytes = Buffer.from(content.subarray(position, end));
           source.served += bytes.length;
