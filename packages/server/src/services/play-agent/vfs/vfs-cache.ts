@@ -23,6 +23,8 @@ export interface WrapOptions {
   name: string;
   durationSeconds?: number | null;
   bitrate?: number | null;
+  /** Told each plan (the basic one first, the smart one once the index is found): badges, tests. */
+  onPlan?: (plan: StartupPlan) => void;
 }
 
 export class VfsCache {
@@ -92,13 +94,18 @@ export class VfsCache {
       sourceId: options.sourceId,
       name: options.name,
       writable: (facts) => {
-        plan ??= planFor(facts, []);
+        if (!plan) {
+          plan = planFor(facts, []);
+          options.onPlan?.(plan);
+        }
         if (!searching) {
           searching = true;
           // The index search reads through the cache: its few reads land in the plan's head or index.
           void findContainerIndex(async (range) => readRange(source, range), facts.size)
             .then((found) => {
-              if (found.index.length > 0) plan = planFor(facts, found.index);
+              if (found.index.length === 0) return;
+              plan = planFor(facts, found.index);
+              options.onPlan?.(plan);
             })
             .catch(() => undefined);
         }

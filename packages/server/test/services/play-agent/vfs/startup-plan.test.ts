@@ -7,7 +7,11 @@ import { CacheStore } from '../../../../src/services/play-agent/vfs/cache-store.
 import { CachedSource } from '../../../../src/services/play-agent/vfs/cached-source.js';
 import { findContainerIndex, type ReadAt } from '../../../../src/services/play-agent/vfs/container-index.js';
 import { totalBytes } from '../../../../src/services/play-agent/vfs/range-set.js';
-import { planStartup } from '../../../../src/services/play-agent/vfs/startup-plan.js';
+import { planStartup, type StartupPlan } from '../../../../src/services/play-agent/vfs/startup-plan.js';
+import { VfsCache } from '../../../../src/services/play-agent/vfs/vfs-cache.js';
+import { DEFAULT_VFS_CACHE_CONFIG } from '@svc/contracts';
+import { covers, intersect } from '../../../../src/services/play-agent/vfs/range-set.js';
+import { waitUntil } from '../../../support/wait.js';
 import { makeVideo, mp4TopLevelAtoms } from '../../../support/media-fixtures.js';
 import { memorySource, readAll } from './memory-source.js';
 
@@ -148,5 +152,43 @@ describe('the SMART_STARTUP plan of real files', () => {
         { start: 9_950_000, end: 9_999_999 },
       ],
     });
+  });
+});
+
+describe('the cache in SMART_STARTUP mode', () => {
+  it('keeps the head and the index of each file, so a second open of them reads nothing upstream', async () => {
+    const cache = await VfsCache.open(
+      { ...DEFAULT_VFS_CACHE_CONFIG, enabled: true, minHeadBytes: 64 * KiB, minTailBytes: 64 * KiB },
+      path.join(root, 'smart'),
+    );
+    for (const file of [files.faststart, files.tail, files.mkv]) {
+      const content = await readFile(file);
+      const plans: StartupPlan[] = [];
+      const options = { sourceId: file, name: path.basename(file), durationSeconds: 20 };
+      const first = cache.wrap(memorySource(content), { ...options, onPlan: (plan) => plans.push(plan) });
+      // A player reads the head, then (once the plan knows the index) the whole file.
+      await readAll(first, { start: 0, end: 4095 });
+      await waitUntil(() => plans.at(-1)?.kind === 'smart', `the index of ${file}`);
+      expect((await readAll(first, { start: 0, end: content.length - 1 })).equals(content)).toBe(true);
+      await first.close();
+      const plan = plans.at(-1)!;
+      const again = memorySource(content);
+      const second = cache.wrap(again, options);
+      const entry = await second.cacheEntry(new AbortController().signal);
+      for (const range of plan.ranges) expect(covers(entry.recorded, range)).toBe(true);
+      // Nothing outside the plan but the index search's few small reads.
+      const outside = entry.recorded.flatMap((range) =>
+        intersect([range], { start: plan.headBytes, end: content.length - 1 }),
+      );
+      expect(totalBytes(outside) - totalBytes(plan.ranges.slice(1))).toBeLessThanOrEqual(16 * 64);
+      for (const range of plan.ranges) {
+        expect((await readAll(second, range)).equals(content.subarray(range.start, range.end + 1))).toBe(
+          true,
+        );
+      }
+      expect(again.served).toBe(0);
+      await second.close();
+    }
+    await cache.stop();
   });
 });
