@@ -140,6 +140,10 @@ export class CacheStore {
   private async openItem(item: IndexItem, identity: EntryIdentity): Promise<CacheEntry> {
     const current = item.open;
     if (current && !current.closed && sameVersion(current.meta, identity)) return current;
+    // Another version while readers of the old one still stream: they keep it; this reader goes uncached.
+    if (current && !current.closed && item.users > 1) {
+      throw new Error('the entry holds another version of the file and is in use');
+    }
     if (item.opening) {
       const shared = await item.opening;
       if (sameVersion(shared.meta, identity)) return shared;

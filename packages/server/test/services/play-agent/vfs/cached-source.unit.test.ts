@@ -134,6 +134,13 @@ describe('the cached reader', () => {
     const b = new CachedSource(upstream, store, options);
     expect((await readAll(b, { start: 0, end: second.length - 1 })).equals(second)).toBe(true);
     expect(upstream.served).toBe(second.length);
+    // A third version while the second still streams: it is read uncached, the second keeps its entry.
+    const third = patternBytes(300_000, 3);
+    const c = new CachedSource(memorySource(third, { mtime: new Date(1_900_000_000_000) }), store, options);
+    expect((await readAll(c, { start: 0, end: third.length - 1 })).equals(third)).toBe(true);
+    expect((await readAll(b, { start: 0, end: second.length - 1 })).equals(second)).toBe(true);
+    expect(upstream.served).toBe(second.length);
+    await c.close();
     await b.close();
   });
 
