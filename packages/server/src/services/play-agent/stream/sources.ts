@@ -272,6 +272,13 @@ export interface UpstreamFileOptions {
   bodyTimeoutMs?: number;
   /** Bytes the body may buffer ahead of a slower client (default 1 MiB): big writes downstream. */
   highWaterMark?: number;
+  /** The node's video cache in front of this source (docs/vfs-cache.md); absent = no cache (default). */
+  cache?: SourceCache | null;
+}
+
+/** What the play-agent's video cache offers a source (implemented by vfs/vfs-cache.ts). */
+export interface SourceCache {
+  wrap(upstream: MediaSource, file: { sourceId: string; name: string }): MediaSource;
 }
 
 const STRONG_ETAG = /^"[\x21\x23-\x7e]{1,128}"$/;
@@ -304,10 +311,21 @@ function unreachable(error: unknown, signal: AbortSignal): unknown {
 }
 
 /**
- * The storage node's internal file route as a source. Only what the sender needs is taken from the
- * upstream's answer (length, range, mtime, a well-formed strong ETag); its other headers are not copied.
+ * The storage node's internal file route as a source, behind the node's video cache when one is given
+ * (the file is then known to the cache as `<mountId>:<path>`).
  */
 export function upstreamFileSource(options: UpstreamFileOptions): MediaSource {
+  const plain = storageFileSource(options);
+  if (!options.cache) return plain;
+  const name = options.path.split('/').filter(Boolean).at(-1) ?? options.path;
+  return options.cache.wrap(plain, { sourceId: `${options.mountId}:${options.path}`, name });
+}
+
+/**
+ * The storage node's internal file route. Only what the sender needs is taken from the upstream's answer
+ * (length, range, mtime, a well-formed strong ETag); its other headers are not copied.
+ */
+function storageFileSource(options: UpstreamFileOptions): MediaSource {
   const url = upstreamUrl(options);
   const common = {
     headersTimeout: options.headersTimeoutMs ?? 30_000,

@@ -1,0 +1,191 @@
+import type { ByteRange } from '../stream/range.js';
+import { SourceError, type MediaBody, type MediaSource } from '../stream/sources.js';
+import type { CacheEntry } from './cache-entry.js';
+import type { CacheStore } from './cache-store.js';
+import { intersect, missing, rangeBytes, type RangeSet } from './range-set.js';
+import type { Reservation } from './space-ledger.js';
+
+/**
+ * The bytes of one range stitched from the cache entry's verified ranges and the upstream source, in
+ * order, as one continuous body. Upstream bytes that the write policy allows are also written into the
+ * entry (through a space reservation); writing never fails the read: a full disk, a refused reservation or
+ * a write error only stop the writing.
+ */
+
+export interface CachedBodyOptions {
+  /** Size of a local read (default 1 MiB). */
+  chunkBytes: number;
+  /** Written bytes between two flushes (sync + record); default 1 MiB. */
+  flushBytes: number;
+  /** Bytes reserved at a time while writing (default 4 MiB). */
+  reserveBytes: number;
+  /** Writes still queued before a read waits for them (keeps memory bounded under a slow disk). */
+  maxQueuedBytes: number;
+  /** The bytes of the file this entry may hold (the mode's plan); evaluated at each upstream run. */
+  writable: () => RangeSet;
+}
+
+export const DEFAULT_BODY_OPTIONS = {
+  chunkBytes: 1024 * 1024,
+  flushBytes: 1024 * 1024,
+  reserveBytes: 4 * 1024 * 1024,
+  maxQueuedBytes: 8 * 1024 * 1024,
+};
+
+type Current =
+  { kind: 'local'; end: number } | { kind: 'upstream'; end: number; body: MediaBody; writable: RangeSet };
+
+export class CachedBody implements MediaBody {
+  private position: number;
+  private current: Current | null = null;
+  private closed = false;
+  private reservation: Reservation | null = null;
+  /** This body stopped writing (no room, or the entry refused). */
+  private noWrite = false;
+  /** The entry's data could not be read: everything else of this body comes from upstream. */
+  private localBroken = false;
+  private unflushed = 0;
+  private queuedBytes = 0;
+  private readonly queued = new Set<Promise<unknown>>();
+  /** Upstream bytes this body fetched (tests, accounting). */
+  upstreamBytes = 0;
+  localBytes = 0;
+
+  constructor(
+    private readonly entry: CacheEntry,
+    private readonly store: CacheStore,
+    private readonly upstream: MediaSource,
+    private readonly range: ByteRange,
+    private readonly signal: AbortSignal,
+    private readonly options: CachedBodyOptions,
+  ) {
+    this.position = range.start;
+  }
+
+  async read(): Promise<Buffer | null> {
+    for (;;) {
+      if (this.closed || this.position > this.range.end) return null;
+      this.signal.throwIfAborted();
+      this.current ??= await this.next();
+      if (this.current.kind === 'local') {
+        const chunk = await this.readLocal(this.current.end);
+        if (chunk) return chunk;
+        continue;
+      }
+      const chunk = await this.current.body.read();
+      if (chunk === null) {
+        // Sources end a range only after its last byte; anything else would loop here.
+        if (this.position <= this.current.end) {
+          throw new SourceError(502, 'UPSTREAM_UNAVAILABLE', 'the source ended a range early', 'upstream');
+        }
+        await this.endUpstream();
+        continue;
+      }
+      const at = this.position;
+      this.position += chunk.length;
+      this.upstreamBytes += chunk.length;
+      await this.store_(at, chunk, this.current.writable);
+      if (this.position > this.current.end) await this.endUpstream();
+      return chunk;
+    }
+  }
+
+  /** Decides where the bytes at `position` come from: the entry's verified ranges, else upstream. */
+  private async next(): Promise<Current> {
+    const recorded = this.localBroken ? [] : this.entry.recorded;
+    const rest = { start: this.position, end: this.range.end };
+    const local = intersect(recorded, rest)[0];
+    if (local && local.start === this.position) return { kind: 'local', end: local.end };
+    const run = missing(recorded, rest)[0] ?? rest;
+    const body = await this.upstream.open(run, this.signal);
+    const writable = this.noWrite || this.entry.passThrough ? [] : intersect(this.options.writable(), run);
+    return { kind: 'upstream', end: run.end, body, writable };
+  }
+
+  private async readLocal(end: number): Promise<Buffer | null> {
+    const length = Math.min(this.options.chunkBytes, end - this.position + 1);
+    const target = Buffer.allocUnsafe(length);
+    let got = 0;
+    try {
+      got = await this.entry.read(target, length, this.position);
+    } catch {
+      got = 0;
+    }
+    if (got <= 0) {
+      // A recorded range that cannot be read (entry closed under us): fetch it from upstream instead.
+      this.current = null;
+      this.localBroken = true;
+      this.noWrite = true;
+      return null;
+    }
+    this.position += got;
+    this.localBytes += got;
+    if (this.position > end) this.current = null;
+    return got === length ? target : target.subarray(0, got);
+  }
+
+  private async endUpstream(): Promise<void> {
+    const current = this.current;
+    this.current = null;
+    if (current?.kind === 'upstream') await current.body.close();
+  }
+
+  /** Writes the allowed part of an upstream chunk at its offset. */
+  private async store_(at: number, chunk: Buffer, writable: RangeSet): Promise<void> {
+    if (this.noWrite || writable.length === 0) return;
+    for (const part of intersect(writable, { start: at, end: at + chunk.length - 1 })) {
+      const length = rangeBytes(part);
+      if (!(await this.reserve(length))) return;
+      // A copy: the upstream may reuse the chunk's memory once it is released.
+      const bytes = Buffer.from(chunk.subarray(part.start - at, part.end - at + 1));
+      this.queuedBytes += length;
+      const write = this.entry.write(part.start, bytes).then((written) => {
+        this.queuedBytes -= length;
+        if (!written) {
+          // Reserved and consumed, but not on disk: give the bytes back.
+          this.store.ledger.forget(length);
+          this.noWrite = true;
+          return;
+        }
+        this.store.noteWritten(this.entry, length);
+        this.unflushed += length;
+        if (this.unflushed >= this.options.flushBytes) {
+          this.unflushed = 0;
+          this.track(this.entry.flush());
+        }
+      });
+      this.track(write);
+      this.reservation?.consume(length);
+    }
+    if (this.queuedBytes > this.options.maxQueuedBytes) await Promise.all([...this.queued]);
+  }
+
+  private track(promise: Promise<unknown>): void {
+    const tracked = promise.catch(() => undefined).finally(() => this.queued.delete(tracked));
+    this.queued.add(tracked);
+  }
+
+  private async reserve(bytes: number): Promise<boolean> {
+    if (this.reservation && this.reservation.remaining >= bytes) return true;
+    this.reservation?.release();
+    this.reservation = await this.store.reserve(Math.max(bytes, this.options.reserveBytes));
+    if (!this.reservation) this.reservation = await this.store.reserve(bytes);
+    if (!this.reservation) this.noWrite = true;
+    return this.reservation !== null;
+  }
+
+  release(chunk: Buffer): void {
+    if (this.current?.kind === 'upstream') this.current.body.release(chunk);
+  }
+
+  /** Stops reading; waits for queued writes and records them (they were complete). */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.endUpstream().catch(() => undefined);
+    await Promise.all([...this.queued]);
+    await this.entry.flush().catch(() => undefined);
+    this.reservation?.release();
+    this.reservation = null;
+  }
+}

@@ -1,0 +1,133 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Transform, type TransformCallback } from 'node:stream';
+
+/**
+ * A loopback HTTP proxy in front of an origin (a WebDAV server, a storage node) for tests of a slow,
+ * far-away link: every request waits `latencyMs` before it is forwarded, and the response bodies of all
+ * requests together flow at no more than `bytesPerSecond` (one shared link). Request bodies pass
+ * unthrottled. It counts requests and response bytes so tests can say what crossed the link.
+ */
+
+export interface ThrottlingProxyOptions {
+  /** Origin base URL, e.g. http://127.0.0.1:8080. */
+  target: string;
+  latencyMs: number;
+  /** Response bytes per second over all requests; 0 = unlimited. */
+  bytesPerSecond: number;
+}
+
+export interface ThrottlingProxy {
+  url: string;
+  stats: { requests: number; responseBytes: number; ranges: string[] };
+  /** Changes the link while it runs. */
+  set(options: Partial<Omit<ThrottlingProxyOptions, 'target'>>): void;
+  close(): Promise<void>;
+}
+
+/** A shared byte budget refilled continuously; waiters take bytes in order. */
+class Link {
+  private tokens = 0;
+  private last = Date.now();
+
+  constructor(public bytesPerSecond: number) {}
+
+  /** Milliseconds to wait before `bytes` may pass (and takes them). */
+  take(bytes: number): number {
+    if (this.bytesPerSecond <= 0) return 0;
+    const now = Date.now();
+    // A small burst (50 ms of rate) keeps the pace smooth without timers for every tiny chunk.
+    const burst = this.bytesPerSecond / 20;
+    this.tokens = Math.min(burst, this.tokens + ((now - this.last) * this.bytesPerSecond) / 1000);
+    this.last = now;
+    this.tokens -= bytes;
+    return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens * 1000) / this.bytesPerSecond);
+  }
+}
+
+/** Splits chunks into slices of at most 16 KiB and delays each until the link lets it pass. */
+class Throttle extends Transform {
+  constructor(
+    private readonly link: Link,
+    private readonly counted: (bytes: number) => void,
+  ) {
+    super();
+  }
+
+  override _transform(chunk: Buffer, _encoding: BufferEncoding, done: TransformCallback): void {
+    void this.pass(chunk).then(
+      () => done(),
+      (error: unknown) => done(error as Error),
+    );
+  }
+
+  private async pass(chunk: Buffer): Promise<void> {
+    for (let offset = 0; offset < chunk.length; offset += 16 * 1024) {
+      const slice = chunk.subarray(offset, offset + 16 * 1024);
+      const wait = this.link.take(slice.length);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      if (this.destroyed) return;
+      this.counted(slice.length);
+      this.push(slice);
+    }
+  }
+}
+
+export async function startThrottlingProxy(options: ThrottlingProxyOptions): Promise<ThrottlingProxy> {
+  const target = new URL(options.target);
+  let latencyMs = options.latencyMs;
+  const link = new Link(options.bytesPerSecond);
+  const stats = { requests: 0, responseBytes: 0, ranges: [] as string[] };
+  const agent = new http.Agent({ keepAlive: true });
+
+  const server = http.createServer((request, response) => {
+    stats.requests++;
+    const range = request.headers.range;
+    if (typeof range === 'string') stats.ranges.push(range);
+    const forward = () => {
+      const upstream = http.request(
+        {
+          protocol: target.protocol,
+          hostname: target.hostname,
+          port: target.port,
+          method: request.method,
+          path: request.url,
+          headers: { ...request.headers, host: target.host },
+          agent,
+        },
+        (answer) => {
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          const throttle = new Throttle(link, (bytes) => (stats.responseBytes += bytes));
+          answer.pipe(throttle).pipe(response);
+          response.on('close', () => {
+            answer.destroy();
+            throttle.destroy();
+          });
+        },
+      );
+      upstream.on('error', () => {
+        if (!response.headersSent) response.writeHead(502);
+        response.end();
+      });
+      request.pipe(upstream);
+    };
+    if (latencyMs > 0) setTimeout(forward, latencyMs);
+    else forward();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}`,
+    stats,
+    set(change) {
+      if (change.latencyMs !== undefined) latencyMs = change.latencyMs;
+      if (change.bytesPerSecond !== undefined) link.bytesPerSecond = change.bytesPerSecond;
+    },
+    async close() {
+      server.closeAllConnections();
+      agent.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
