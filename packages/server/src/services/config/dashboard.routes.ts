@@ -1,5 +1,6 @@
-import { dashboardHealthResponseSchema, dashboardSetupResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { serve } from '../../platform/http/endpoint-route.js';
 import type { DashboardHealthService } from './dashboard-health.service.js';
 import type { DashboardSetupService } from './dashboard-setup.service.js';
 
@@ -12,20 +13,6 @@ export function registerDashboardRoutes(
   services: { health: DashboardHealthService; setup: DashboardSetupService },
 ): void {
   const { health, setup } = services;
-  app.get(
-    '/api/config/dashboard/setup',
-    {
-      config: { auth: { gateway: { kind: 'admin', anyOf: ['dashboard'] } } },
-      schema: { response: { 200: dashboardSetupResponseSchema } },
-    },
-    async () => setup.setup(),
-  );
-  app.get(
-    '/api/config/dashboard/health',
-    {
-      config: { auth: { gateway: { kind: 'admin', anyOf: ['dashboard'] } } },
-      schema: { response: { 200: dashboardHealthResponseSchema } },
-    },
-    async () => health.health(),
-  );
+  serve(app, endpoints.config.getDashboardSetup, async () => setup.setup());
+  serve(app, endpoints.config.getDashboardHealth, async () => health.health());
 }
