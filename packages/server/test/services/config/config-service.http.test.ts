@@ -14,7 +14,7 @@ import { configComponentFactory, type ConfigParts } from '../../../src/services/
 import {
   createManualEndpoint,
   regenerateEndpointToken,
-} from '../../../src/services/config/nodes.repository.js';
+} from '../../../src/services/config/nodes/nodes.repository.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';

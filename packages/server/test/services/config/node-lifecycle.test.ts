@@ -12,15 +12,15 @@ import { AppError } from '../../../src/platform/http/errors.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import type { NodeInstallSettings } from '../../../src/platform/settings.js';
 import { loadSettings } from '../../../src/platform/settings.js';
-import type { LicenseGate } from '../../../src/services/config/license-gate.js';
+import type { LicenseGate } from '../../../src/services/config/licenses/license-gate.js';
 import {
   HttpNodeLifecycleSender,
   type LifecycleSendResult,
   type NodeLifecycleSender,
-} from '../../../src/services/config/node-lifecycle.client.js';
-import { NodeManagementService } from '../../../src/services/config/node-management.service.js';
-import type { NodeRow, NodesRepository } from '../../../src/services/config/nodes.repository.js';
-import type { PlaybackPolicySource } from '../../../src/services/config/playback-policy.client.js';
+} from '../../../src/services/config/nodes/node-lifecycle.client.js';
+import { NodeManagementService } from '../../../src/services/config/nodes/node-management.service.js';
+import type { NodeRow, NodesRepository } from '../../../src/services/config/nodes/nodes.repository.js';
+import type { PlaybackPolicySource } from '../../../src/services/config/playback-routes/playback-policy.client.js';
 import {
   registerNodeLifecycleRoutes,
   type LifecycleCommand,

@@ -1,4 +1,4 @@
-import { NODE_ID_PATTERN } from '../node-tokens.js';
+import { NODE_ID_PATTERN } from '../nodes/node-tokens.js';
 import { type InstallKind, type WorkerServiceType, WORKER_TYPES, isFirstInstall } from './install-kinds.js';
 import { SETTINGS_VALUE_BASH, settingsValue, shellQuote } from './shell.js';
 import {

@@ -6,13 +6,13 @@ import {
   type BrandingResponse,
   type ImageUploadResponse,
 } from '@svc/contracts';
-import { ImageUploadsRepository } from '../../../../src/services/config/image-uploads.repository.js';
+import { ImageUploadsRepository } from '../../../../src/services/config/uploads/image-uploads.repository.js';
 import {
   IMAGE_UPLOAD_RETENTION_MS,
   IMAGE_UPLOADS_KEPT,
   ImageUploadsService,
-} from '../../../../src/services/config/image-uploads.service.js';
-import { configMigrations } from '../../../../src/services/config/config.migrations.js';
+} from '../../../../src/services/config/uploads/image-uploads.service.js';
+import { configMigrations } from '../../../../src/services/config/migrations/index.js';
 import type { ConfigDatabase } from '../../../../src/services/config/config.db.js';
 import { installBackends } from '../../../support/install-backends.js';
 import { testBackends } from '../../../support/databases.js';
