@@ -4,7 +4,7 @@ import { configComponentFactory, type ConfigParts } from '../../src/services/con
 import {
   createManualEndpoint,
   regenerateEndpointToken,
-} from '../../src/services/config/nodes/nodes.repository.js';
+} from '../../src/services/config/nodes/manual-endpoints.repository.js';
 import { loadRole } from '../../src/runtime/roles.js';
 import { mediaFixtures, type MediaFixtures } from './media-fixtures.js';
 import { startTestInstall, waitFor, type TestInstall } from './runtime.js';

@@ -3,10 +3,10 @@ import { sql } from 'kysely';
 import type { ConfigDatabase } from '../../../src/services/config/config.db.js';
 import { configMigrations } from '../../../src/services/config/migrations/index.js';
 import {
-  NodesRepository,
   createManualEndpoint,
   regenerateEndpointToken,
-} from '../../../src/services/config/nodes/nodes.repository.js';
+} from '../../../src/services/config/nodes/manual-endpoints.repository.js';
+import { NodesRepository } from '../../../src/services/config/nodes/nodes.repository.js';
 import {
   NODE_OFFLINE_AFTER_MS,
   effectiveNodeStatus,

@@ -9,7 +9,8 @@ import type {
 import type { Clock } from '../../../platform/cache/index.js';
 import { AppError, badRequest } from '../../../platform/http/errors.js';
 import type { EmbeddedNodeIds } from './deployment.service.js';
-import type { NodeRow, NodesRepository } from '../nodes/nodes.repository.js';
+import type { NodeRow } from '../nodes/node-rows.js';
+import type { NodesRepository } from '../nodes/nodes.repository.js';
 import { nodeStatusOf } from '../nodes/nodes.service.js';
 
 const TYPES: readonly {

@@ -1,10 +1,8 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { Kysely } from 'kysely';
 import { AppError, forbidden, notFound, unauthorized } from '../../../platform/http/errors.js';
-import type { ConfigDatabase } from '../config.db.js';
 import { type WorkerServiceType, isWorkerServiceType } from './install-kinds.js';
-import { findByNodeToken } from './install.repository.js';
+import type { InstallRepository } from './install.repository.js';
 
 /**
  * Layout of SVC_BINARIES_DIR (docs/node-install.md): ONE executable serves both worker types, because the
@@ -43,7 +41,7 @@ const SERVICES: WorkerServiceType[] = ['svc-control-storage', 'svc-play-agent'];
 /** Node binaries from SVC_BINARIES_DIR: the download for nodes (node token) and the status for the console. */
 export class BinariesService {
   constructor(
-    private readonly db: Kysely<ConfigDatabase>,
+    private readonly nodes: InstallRepository,
     private readonly options: {
       binariesDir: string;
       controlVersion: string;
@@ -61,7 +59,7 @@ export class BinariesService {
     if (!isWorkerServiceType(service)) throw notFound(`binary for ${service}`);
     if (token === undefined || token.length === 0)
       throw unauthorized('node token required (?token=<NODE_TOKEN>)');
-    const node = await findByNodeToken(this.db, token);
+    const node = await this.nodes.findByNodeToken(token);
     if (!node || node.serviceType !== service || node.scope === 'EMBEDDED') {
       throw forbidden(`the node token does not belong to a ${service} node`);
     }

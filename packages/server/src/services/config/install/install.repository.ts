@@ -71,6 +71,15 @@ export async function findByNodeToken(
   };
 }
 
+/** The lookups of install scripts and binary downloads. */
+export class InstallRepository {
+  constructor(private readonly db: Kysely<ConfigDatabase>) {}
+
+  findByNodeToken(token: string): Promise<InstallTarget | undefined> {
+    return findByNodeToken(this.db, token);
+  }
+}
+
 /** What a test gives to seedWorkerNode. */
 export interface WorkerNodeSeed {
   nodeId: string;

@@ -1,99 +1,22 @@
-import { sql } from 'kysely';
 import type { Migration } from '../../../platform/db/index.js';
-import { systemSettingsMigration } from '../../shared/system-settings.migration.js';
-import { NODE_TOKEN_PREFIX, REGISTRY_TOKEN_PREFIX, newNodeToken } from '../nodes/node-tokens.js';
+import { registryAndDeployment } from './V001__registry_and_deployment.js';
+import { nodes } from './V002__nodes.js';
+import { systemSettings } from './V003__system_settings.js';
+import { nodeCredentialsAndAddresses } from './V004__node_credentials_and_addresses.js';
 import { licensesMigration } from './V005__licenses.js';
-import { nodeManagementMigration, nodeRemovalSentMigration } from './V006__node_management.js';
+import { nodeManagementMigration } from './V006__node_management.js';
+import { nodeRemovalSentMigration } from './V007__node_removal_sent.js';
 import { imageUploadsMigration } from './V008__image_uploads.js';
 
+/**
+ * The migrations of the config database (svc_config), one file each, in the order they run. A migration's
+ * name is what the database records as applied: never rename one, and add new ones at the end.
+ */
 export const configMigrations: readonly Migration[] = [
-  {
-    name: 'V001__registry_and_deployment',
-    async up(db) {
-      await sql`
-        CREATE TABLE service_instances (
-          service text NOT NULL,
-          instance_id text NOT NULL,
-          node_id text,
-          base_url text NOT NULL,
-          registered_at timestamptz NOT NULL DEFAULT now(),
-          last_seen_at timestamptz NOT NULL,
-          PRIMARY KEY (service, instance_id)
-        )`.execute(db);
-      await sql`CREATE INDEX service_instances_lookup ON service_instances (service, node_id, last_seen_at)`.execute(
-        db,
-      );
-      await sql`
-        CREATE TABLE deployment_state (
-          id integer PRIMARY KEY CHECK (id = 1),
-          edition text NOT NULL CHECK (edition IN ('STANDALONE', 'DISTRIBUTED')),
-          updated_at timestamptz NOT NULL DEFAULT now()
-        )`.execute(db);
-      await sql`INSERT INTO deployment_state (id, edition) VALUES (1, 'STANDALONE')`.execute(db);
-    },
-  },
-  {
-    name: 'V002__nodes',
-    async up(db) {
-      await sql`
-        CREATE TABLE nodes (
-          node_id text PRIMARY KEY CHECK (node_id ~ '^node-[A-Za-z0-9_-]{3,60}$'),
-          service_type text NOT NULL
-            CHECK (service_type IN ('svc-control-storage', 'svc-play-agent', 'manual-play-agent-endpoint')),
-          name text NOT NULL,
-          scope text NOT NULL CHECK (scope IN ('EMBEDDED', 'EXTERNAL')),
-          status text NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'ONLINE', 'offline')),
-          created_at timestamptz NOT NULL DEFAULT now(),
-          updated_at timestamptz NOT NULL DEFAULT now()
-        )`.execute(db);
-    },
-  },
-  systemSettingsMigration('V003__system_settings'),
-  {
-    name: 'V004__node_credentials_and_addresses',
-    async up(db) {
-      await sql`
-        ALTER TABLE nodes
-          ADD COLUMN node_token text,
-          ADD COLUMN registry_token text,
-          ADD COLUMN endpoint_token text,
-          ADD COLUMN endpoint_token_sha256 text,
-          ADD COLUMN last_heartbeat_at timestamptz,
-          ADD COLUMN listen_port integer CHECK (listen_port BETWEEN 1 AND 65535),
-          ADD COLUMN expected_host text,
-          ADD COLUMN expected_port integer CHECK (expected_port BETWEEN 1 AND 65535),
-          ADD COLUMN note text NOT NULL DEFAULT '',
-          ADD COLUMN external_protocol text CHECK (external_protocol IN ('http', 'https')),
-          ADD COLUMN external_host text,
-          ADD COLUMN external_port integer CHECK (external_port BETWEEN 1 AND 65535),
-          ADD COLUMN disabled boolean NOT NULL DEFAULT false`.execute(db);
-      // Records made before this version (the built-in nodes) get their tokens now; tokens are generated
-      // here rather than in SQL because the bundled database has no pgcrypto.
-      const rows = await sql<{ node_id: string }>`
-        SELECT node_id FROM nodes WHERE service_type <> 'manual-play-agent-endpoint'`.execute(db);
-      for (const row of rows.rows) {
-        await sql`
-          UPDATE nodes
-          SET node_token = ${newNodeToken(NODE_TOKEN_PREFIX)}, registry_token = ${newNodeToken(REGISTRY_TOKEN_PREFIX)}
-          WHERE node_id = ${row.node_id}`.execute(db);
-      }
-      // Worker nodes have a node token and a registry token; a manual address has only an endpoint token.
-      await sql`
-        ALTER TABLE nodes ADD CONSTRAINT nodes_tokens_by_type CHECK (
-          CASE WHEN service_type = 'manual-play-agent-endpoint'
-            THEN endpoint_token IS NOT NULL AND endpoint_token_sha256 IS NOT NULL
-              AND node_token IS NULL AND registry_token IS NULL
-            ELSE endpoint_token IS NULL AND endpoint_token_sha256 IS NULL
-              AND node_token IS NOT NULL AND registry_token IS NOT NULL
-          END)`.execute(db);
-      await sql`CREATE UNIQUE INDEX nodes_node_token ON nodes (node_token) WHERE node_token IS NOT NULL`.execute(
-        db,
-      );
-      await sql`
-        CREATE UNIQUE INDEX nodes_endpoint_token_sha256 ON nodes (endpoint_token_sha256)
-        WHERE endpoint_token_sha256 IS NOT NULL`.execute(db);
-    },
-  },
+  registryAndDeployment,
+  nodes,
+  systemSettings,
+  nodeCredentialsAndAddresses,
   licensesMigration,
   nodeManagementMigration,
   nodeRemovalSentMigration,

@@ -1,8 +1,8 @@
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../../../platform/cache/index.js';
 import type { Logger } from '../../../platform/logger.js';
-import type { NodesRepository, ProbeResult } from './nodes.repository.js';
-import { manualEndpointUrl } from './nodes.repository.js';
+import { manualEndpointUrl, type ManualEndpointsRepository } from './manual-endpoints.repository.js';
+import type { ProbeResult } from './node-rows.js';
 
 /** How often every manual address is probed (task `nodes.manual-health`). */
 export const MANUAL_PROBE_INTERVAL_MS = 60_000;
@@ -14,7 +14,7 @@ const PROBE_CONCURRENCY = 8;
 const MAX_BODY_BYTES = 64 * 1024;
 
 export interface ManualAddressProberOptions {
-  nodes: NodesRepository;
+  manualEndpoints: ManualEndpointsRepository;
   clock: Clock;
   logger: Logger;
   /** The HTTP client the probe uses (tests pass an undici Agent trusting their own CA); undici's global one by default. */
@@ -77,7 +77,7 @@ export class ManualAddressProber {
 
   /** Probes every manual address that is not disabled and stores the results. */
   async probeAll(signal?: AbortSignal): Promise<{ probed: number; online: number }> {
-    const targets = await this.options.nodes.manualAddressesToProbe();
+    const targets = await this.options.manualEndpoints.manualAddressesToProbe();
     let next = 0;
     let online = 0;
     const worker = async (): Promise<void> => {
@@ -86,7 +86,7 @@ export class ManualAddressProber {
         const result = await this.probe(target.host, target.port, signal);
         if (signal?.aborted) return;
         if (result.ok) online++;
-        await this.options.nodes.recordProbe(target, result, new Date(this.options.clock.now()));
+        await this.options.manualEndpoints.recordProbe(target, result, new Date(this.options.clock.now()));
         if (!result.ok) {
           this.options.logger.debug(
             { nodeId: target.nodeId, detail: result.detail },

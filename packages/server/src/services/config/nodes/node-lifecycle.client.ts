@@ -1,8 +1,6 @@
 import type { NodeLifecycleAction } from '@svc/contracts';
-import type { Kysely } from 'kysely';
 import { request } from 'undici';
 import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
-import type { ConfigDatabase } from '../config.db.js';
 
 /** What became of a lifecycle call to a node. */
 export type LifecycleSendResult =
@@ -13,20 +11,6 @@ export type LifecycleSendResult =
 /** Sends POST /api/node/lifecycle to a worker node (node side: services/shared/node-lifecycle.routes.ts). */
 export interface NodeLifecycleSender {
   send(nodeId: string, action: NodeLifecycleAction): Promise<LifecycleSendResult>;
-}
-
-/** The newest registered address of a node (service_instances, by last heartbeat). */
-export function registeredAddress(db: Kysely<ConfigDatabase>) {
-  return async (nodeId: string): Promise<string | undefined> => {
-    const row = await db
-      .selectFrom('service_instances')
-      .select('base_url')
-      .where('node_id', '=', nodeId)
-      .orderBy('last_seen_at', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.base_url;
-  };
 }
 
 /** Calls the node at its registered address with the service token; 5 s at most. */

@@ -3,9 +3,8 @@ import type { AuditClient } from '../../../platform/audit/audit-client.js';
 import { settableFields } from '../../../platform/audit/audit-details.js';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { serve, type EndpointRequest } from '../../../platform/http/endpoint-route.js';
-import { unauthorized } from '../../../platform/http/errors.js';
 import { identityOf } from '../../../platform/http/route-auth.js';
-import { forwardedEntranceHost } from '../../../platform/http/request-origin.js';
+import type { NodeLifecycleService } from './node-lifecycle.service.js';
 import type { NodeManagementService } from './node-management.service.js';
 
 /** The fields of a node an administrator sets (not its live state), for the audit log. */
@@ -22,10 +21,11 @@ const settable = (view: NodeView) =>
   ]);
 const nodeTarget = (nodeId: string) => ({ type: 'node', id: nodeId });
 
-/** Node management (console) and the playback routes of the signed-in account. See docs/nodes.md. */
+/** Node management (console) and the public address a play-agent looks up. See docs/nodes.md. */
 export function registerNodeManagementRoutes(
   app: AppServer,
   nodes: NodeManagementService,
+  lifecycle: NodeLifecycleService,
   audit: AuditClient,
 ): void {
   serve(app, endpoints.config.listNodes, async () => nodes.list());
@@ -68,7 +68,11 @@ export function registerNodeManagementRoutes(
   });
   serve(app, endpoints.config.deleteNode, async (request) => {
     const before = await nodes.get(request.params.nodeId);
-    const removed = await nodes.remove(request.params.nodeId, request.query.sendUninstall, request.identity);
+    const removed = await lifecycle.remove(
+      request.params.nodeId,
+      request.query.sendUninstall,
+      request.identity,
+    );
     await audit.record(request, {
       action: 'node.delete',
       target: nodeTarget(request.params.nodeId),
@@ -97,22 +101,17 @@ export function registerNodeManagementRoutes(
   });
 
   // Remote upgrade and uninstall (docs/node-install.md): the ONLINE node runs its own script, detached.
-  const lifecycle =
+  const lifecycleCall =
     (action: NodeLifecycleAction) =>
     async (
       request: EndpointRequest<typeof endpoints.config.upgradeNode | typeof endpoints.config.uninstallNode>,
     ) => {
-      const accepted = await nodes.lifecycle(request.params.nodeId, action);
+      const accepted = await lifecycle.lifecycle(request.params.nodeId, action);
       await audit.record(request, { action: `node.${action}`, target: nodeTarget(request.params.nodeId) });
       return accepted;
     };
-  serve(app, endpoints.config.upgradeNode, lifecycle('upgrade'));
-  serve(app, endpoints.config.uninstallNode, lifecycle('uninstall'));
-
-  serve(app, endpoints.config.getMyPlaybackRoutes, async (request) => {
-    if (!request.identity) throw unauthorized('sign-in required');
-    return nodes.playbackRoutes(request.identity, forwardedEntranceHost(request));
-  });
+  serve(app, endpoints.config.upgradeNode, lifecycleCall('upgrade'));
+  serve(app, endpoints.config.uninstallNode, lifecycleCall('uninstall'));
 
   // A play-agent without public_base_url looks its public address up here (service token).
   serve(app, endpoints.config.getNodePublicAddress, async (request) =>

@@ -1,247 +1,20 @@
-import { sql, type Kysely, type Selectable } from 'kysely';
-import { AppError, badRequest, notFound } from '../../../platform/http/errors.js';
+import { sql, type Kysely } from 'kysely';
 import { advisoryLockKey } from '../../../platform/db/index.js';
-import type {
-  ConfigDatabase,
-  NodeRemovalsTable,
-  NodeServiceType,
-  NodeStatus,
-  NodesTable,
-} from '../config.db.js';
+import type { ConfigDatabase, NodeRemovalsTable, NodeServiceType } from '../config.db.js';
 import {
-  ENDPOINT_TOKEN_PREFIX,
-  NODE_ID_PATTERN,
-  NODE_TOKEN_PREFIX,
-  REGISTRY_TOKEN_PREFIX,
-  newNodeId,
-  newNodeToken,
-  tokenSha256,
-} from './node-tokens.js';
-
-export interface NodeSummary {
-  nodeId: string;
-  serviceType: NodeServiceType;
-  name: string;
-  scope: 'EMBEDDED' | 'EXTERNAL';
-}
-
-/** A record as other services see it; `status` is the stored one (nodes.service.ts derives 'offline'). */
-export interface NodeDirectoryRow extends NodeSummary {
-  status: NodeStatus;
-  lastHeartbeatAt: Date | null;
-  disabled: boolean;
-  /** Manual addresses: the last /health probe (null before the first). */
-  healthStatus: 'online' | 'offline' | null;
-}
-
-/** A whole node record as node management reads it (every column but the endpoint token's hash). */
-export type NodeRow = Omit<Selectable<NodesTable>, 'endpoint_token_sha256'>;
-
-/** A new worker-node record (storage or play-agent) made by node management. */
-export interface NewWorkerNode {
-  nodeId: string;
-  serviceType: 'svc-control-storage' | 'svc-play-agent';
-  name: string;
-  expectedHost: string;
-  expectedPort: number | null;
-  listenPort: number | null;
-  note: string;
-  external: { protocol: 'http' | 'https'; host: string; port: number | null } | null;
-}
-
-/** The columns node management may change. */
-export interface NodeChanges {
-  name?: string;
-  note?: string;
-  expectedHost?: string;
-  expectedPort?: number | null;
-  listenPort?: number | null;
-  external?: { protocol: 'http' | 'https'; host: string; port: number | null } | null;
-}
-
-/** One outbound /health probe of a manual address. */
-export interface ProbeResult {
-  ok: boolean;
-  detail: string;
-}
+  nodeColumns,
+  type NewWorkerNode,
+  type NodeChanges,
+  type NodeDirectoryRow,
+  type NodeHeartbeatCredentials,
+  type NodeRow,
+  type NodeSummary,
+  type NodeTokens,
+} from './node-rows.js';
+import { NODE_TOKEN_PREFIX, REGISTRY_TOKEN_PREFIX, newNodeToken } from './node-tokens.js';
 
 /** Serialises slot counting, listen-port choice and the insert of worker nodes, across instances. */
 const NODE_SLOTS_LOCK = advisoryLockKey('svc_config:node-slots');
-
-const nodeColumns = [
-  'node_id',
-  'service_type',
-  'name',
-  'scope',
-  'status',
-  'created_at',
-  'updated_at',
-  'node_token',
-  'registry_token',
-  'endpoint_token',
-  'last_heartbeat_at',
-  'listen_port',
-  'expected_host',
-  'expected_port',
-  'note',
-  'external_protocol',
-  'external_host',
-  'external_port',
-  'disabled',
-  'health_status',
-  'health_checked_at',
-  'health_detail',
-] as const;
-
-/** What the registration heartbeat needs to check a node's own registry token. */
-export interface NodeHeartbeatCredentials {
-  serviceType: NodeServiceType;
-  registryToken: string | null;
-  disabled: boolean;
-}
-
-/** The secrets of a record, kept retrievable for "show full command" (see docs/nodes.md). */
-export interface NodeTokens {
-  nodeToken: string | null;
-  registryToken: string | null;
-  endpointToken: string | null;
-}
-
-/** What a manual reverse-proxy address is made of. */
-export interface ManualEndpointInput {
-  /** Empty or absent: generated ('node-' + 12 random characters); typed: must match node-[A-Za-z0-9_-]{3,60}. */
-  nodeId?: string;
-  name: string;
-  /** The playback domain. */
-  host: string;
-  /** 443 or null both give a URL without a port. */
-  port?: number | null;
-  note?: string;
-  disabled?: boolean;
-}
-
-/** A manual reverse-proxy address (node record of serviceType manual-play-agent-endpoint). */
-export interface ManualEndpoint {
-  nodeId: string;
-  name: string;
-  protocol: 'https';
-  host: string;
-  port: number | null;
-  /** https://host, with ':port' unless the port is 443 or empty. */
-  url: string;
-  endpointToken: string;
-  disabled: boolean;
-  note: string;
-}
-
-const HOST_PATTERN =
-  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-
-export function manualEndpointUrl(host: string, port: number | null): string {
-  return `https://${host}${port === null || port === 443 ? '' : `:${port}`}`;
-}
-
-const endpointColumns = [
-  'node_id',
-  'name',
-  'external_host',
-  'external_port',
-  'endpoint_token',
-  'disabled',
-  'note',
-] as const;
-
-function toManualEndpoint(row: {
-  node_id: string;
-  name: string;
-  external_host: string | null;
-  external_port: number | null;
-  endpoint_token: string | null;
-  disabled: boolean;
-  note: string;
-}): ManualEndpoint {
-  const host = row.external_host ?? '';
-  return {
-    nodeId: row.node_id,
-    name: row.name,
-    protocol: 'https',
-    host,
-    port: row.external_port,
-    url: manualEndpointUrl(host, row.external_port),
-    endpointToken: row.endpoint_token ?? '',
-    disabled: row.disabled,
-    note: row.note,
-  };
-}
-
-/**
- * Creates a manual reverse-proxy address with a freshly generated endpoint token. Exported for tests that
- * seed one with a database handle (the console routes for it come with node management).
- */
-export async function createManualEndpoint(
-  db: Kysely<ConfigDatabase>,
-  input: ManualEndpointInput,
-  now: Date = new Date(),
-): Promise<ManualEndpoint> {
-  const nodeId = input.nodeId?.trim() ? input.nodeId.trim() : newNodeId();
-  if (!NODE_ID_PATTERN.test(nodeId)) throw badRequest('node id must match node-[A-Za-z0-9_-]{3,60}');
-  const name = input.name.trim();
-  if (name.length === 0 || name.length > 128) throw badRequest('name must have 1 to 128 characters');
-  const host = input.host.trim().toLowerCase();
-  if (!HOST_PATTERN.test(host)) throw badRequest('host must be a domain name or an IPv4 address');
-  const port = input.port ?? null;
-  if (port !== null && (!Number.isInteger(port) || port < 1 || port > 65535)) {
-    throw badRequest('port must be between 1 and 65535');
-  }
-  const endpointToken = newNodeToken(ENDPOINT_TOKEN_PREFIX);
-  const row = await db
-    .insertInto('nodes')
-    .values({
-      node_id: nodeId,
-      service_type: 'manual-play-agent-endpoint',
-      name,
-      scope: 'EXTERNAL',
-      endpoint_token: endpointToken,
-      endpoint_token_sha256: tokenSha256(endpointToken),
-      external_protocol: 'https',
-      external_host: host,
-      external_port: port,
-      note: input.note ?? '',
-      disabled: input.disabled ?? false,
-      created_at: now,
-      updated_at: now,
-    })
-    .onConflict((conflict) => conflict.column('node_id').doNothing())
-    .returning(endpointColumns)
-    .executeTakeFirst();
-  if (!row) throw new AppError(409, 'NODE_ID_TAKEN', `node id ${nodeId} is taken`);
-  return toManualEndpoint(row);
-}
-
-/**
- * Gives a manual address a new endpoint token; the old one stops resolving at once (every resolve reads the
- * database). 404 when nodeId is not a manual address.
- */
-export async function regenerateEndpointToken(
-  db: Kysely<ConfigDatabase>,
-  nodeId: string,
-  now: Date = new Date(),
-): Promise<ManualEndpoint> {
-  const endpointToken = newNodeToken(ENDPOINT_TOKEN_PREFIX);
-  const row = await db
-    .updateTable('nodes')
-    .set({
-      endpoint_token: endpointToken,
-      endpoint_token_sha256: tokenSha256(endpointToken),
-      updated_at: now,
-    })
-    .where('node_id', '=', nodeId)
-    .where('service_type', '=', 'manual-play-agent-endpoint')
-    .returning(endpointColumns)
-    .executeTakeFirst();
-  if (!row) throw notFound('manual address');
-  return toManualEndpoint(row);
-}
 
 export class NodesRepository {
   constructor(private readonly db: Kysely<ConfigDatabase>) {}
@@ -345,14 +118,6 @@ export class NodesRepository {
       .executeTakeFirst();
     if (!row || row.endpoint_token === null) return undefined;
     return { nodeId: row.node_id, endpointToken: row.endpoint_token, disabled: row.disabled };
-  }
-
-  createManualEndpoint(input: ManualEndpointInput, now?: Date): Promise<ManualEndpoint> {
-    return createManualEndpoint(this.db, input, now);
-  }
-
-  regenerateEndpointToken(nodeId: string, now?: Date): Promise<ManualEndpoint> {
-    return regenerateEndpointToken(this.db, nodeId, now);
   }
 
   // --- Node management --------------------------------------------------------------------------------
@@ -562,46 +327,5 @@ export class NodesRepository {
         .execute();
       return true;
     });
-  }
-
-  /** Manual addresses the health probe visits: every one that is not disabled. */
-  async manualAddressesToProbe(): Promise<{ nodeId: string; host: string; port: number | null }[]> {
-    const rows = await this.db
-      .selectFrom('nodes')
-      .select(['node_id', 'external_host', 'external_port'])
-      .where('service_type', '=', 'manual-play-agent-endpoint')
-      .where('disabled', '=', false)
-      .where('external_host', 'is not', null)
-      .orderBy('node_id')
-      .execute();
-    return rows.map((row) => ({ nodeId: row.node_id, host: row.external_host!, port: row.external_port }));
-  }
-
-  /**
-   * Stores a probe result, only while the address is still the one probed (an edit during the probe wins).
-   * A success is also the address's "last heartbeat".
-   */
-  async recordProbe(
-    target: { nodeId: string; host: string; port: number | null },
-    result: ProbeResult,
-    at: Date,
-  ): Promise<boolean> {
-    let query = this.db
-      .updateTable('nodes')
-      .set({
-        health_status: result.ok ? 'online' : 'offline',
-        health_checked_at: at,
-        health_detail: result.detail.slice(0, 500),
-        ...(result.ok ? { last_heartbeat_at: at } : {}),
-      })
-      .where('node_id', '=', target.nodeId)
-      .where('service_type', '=', 'manual-play-agent-endpoint')
-      .where('external_host', '=', target.host);
-    query =
-      target.port === null
-        ? query.where('external_port', 'is', null)
-        : query.where('external_port', '=', target.port);
-    const updated = await query.executeTakeFirst();
-    return Number(updated.numUpdatedRows) > 0;
   }
 }

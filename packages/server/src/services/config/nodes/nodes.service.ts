@@ -2,7 +2,8 @@ import type { ResolveEndpointResponse } from '@svc/contracts';
 import type { Clock } from '../../../platform/cache/index.js';
 import { secretsEqual } from '../../../platform/service-token.js';
 import type { NodeServiceType, NodeStatus } from '../config.db.js';
-import type { NodeDirectoryRow, NodesRepository } from './nodes.repository.js';
+import type { NodeDirectoryRow } from './node-rows.js';
+import type { NodesRepository } from './nodes.repository.js';
 import { tokenSha256 } from './node-tokens.js';
 
 /**

@@ -50,6 +50,18 @@ export class RegistryRepository {
     }));
   }
 
+  /** The newest registered address of a node (by last heartbeat), whatever its age. */
+  async newestAddressOf(nodeId: string): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('service_instances')
+      .select('base_url')
+      .where('node_id', '=', nodeId)
+      .orderBy('last_seen_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row?.base_url;
+  }
+
   async deleteSeenBefore(before: Date): Promise<number> {
     const result = await this.db
       .deleteFrom('service_instances')
