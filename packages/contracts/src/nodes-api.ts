@@ -315,18 +315,20 @@ export const nodeDirectoryQuerySchema = z.object({
     .pipe(z.array(z.string().max(64)).max(200)),
 });
 
-/** GET /api/config/internal/nodes → the records among the ids that exist (unknown ids are absent). */
+/**
+ * GET /api/config/internal/nodes → the records among the ids that exist (unknown ids are absent): the fields of
+ * the console's view other services may know.
+ */
 export const nodeDirectoryResponseSchema = z.object({
   nodes: z.array(
-    z.object({
-      nodeId: z.string(),
-      serviceType: nodeServiceTypeSchema,
-      name: z.string(),
-      scope: z.enum(['EMBEDDED', 'EXTERNAL']),
-      /** PENDING until the first heartbeat; offline once heartbeats stopped for 30 s (computed on read). */
-      status: nodeStatusSchema,
-      lastHeartbeatAt: z.string().nullable(),
-      disabled: z.boolean(),
+    nodeViewSchema.pick({
+      nodeId: true,
+      serviceType: true,
+      name: true,
+      scope: true,
+      status: true,
+      lastHeartbeatAt: true,
+      disabled: true,
     }),
   ),
 });
