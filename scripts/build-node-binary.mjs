@@ -38,6 +38,7 @@ import { createRequire, isBuiltin } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { nodeScriptsDefine } from './node-scripts.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const BINARY_NAME = 'svc-node-linux-x64';
@@ -170,6 +171,7 @@ try {
       __SVC_VERSION__: JSON.stringify(version),
       __SVC_NODE_ASSET_KEY__: JSON.stringify(assetKey),
       __SVC_NODE_ASSETS__: JSON.stringify(assets.map(({ name, size, sha256 }) => ({ name, size, sha256 }))),
+      __SVC_NODE_SCRIPTS__: nodeScriptsDefine(root),
       'import.meta.url': 'svcImportMetaUrl',
     },
     legalComments: 'none',

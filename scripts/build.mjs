@@ -4,6 +4,7 @@ import { readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, chmodSync } from 'node:fs';
+import { nodeScriptsDefine } from './node-scripts.mjs';
 
 const only = process.argv[2];
 
@@ -33,7 +34,10 @@ if (!only || only === 'server') {
     target: 'node20',
     sourcemap: 'linked',
     external,
-    define: { __SVC_VERSION__: JSON.stringify(rootPackage.version) },
+    define: {
+      __SVC_VERSION__: JSON.stringify(rootPackage.version),
+      __SVC_NODE_SCRIPTS__: nodeScriptsDefine('.'),
+    },
     banner: { js: '#!/usr/bin/env node' },
     logLevel: 'warning',
     metafile: true,

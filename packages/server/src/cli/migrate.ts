@@ -2,7 +2,7 @@ import { openConfiguredDatabase } from '../runtime/configured-database.js';
 import { createLogger } from '../platform/logger.js';
 import { loadSettings } from '../platform/settings.js';
 import { runMigrations, type Migration, type ServiceDatabaseName } from '../platform/db/index.js';
-import { configMigrations } from '../services/config/config.migrations.js';
+import { configMigrations } from '../services/config/migrations/index.js';
 import { userMigrations } from '../services/user/user.migrations.js';
 import { mediaMigrations } from '../services/media/media.migrations.js';
 import { storageMigrations } from '../services/storage/migrations/index.js';

@@ -1,7 +1,10 @@
 import { request, type Dispatcher } from 'undici';
 import type { Clock } from '../../src/platform/cache/index.js';
 import { configComponentFactory, type ConfigParts } from '../../src/services/config/config.component.js';
-import { createManualEndpoint, regenerateEndpointToken } from '../../src/services/config/nodes.repository.js';
+import {
+  createManualEndpoint,
+  regenerateEndpointToken,
+} from '../../src/services/config/nodes/manual-endpoints.repository.js';
 import { loadRole } from '../../src/runtime/roles.js';
 import { mediaFixtures, type MediaFixtures } from './media-fixtures.js';
 import { startTestInstall, waitFor, type TestInstall } from './runtime.js';

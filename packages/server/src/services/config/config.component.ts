@@ -1,50 +1,57 @@
 import type { Dispatcher } from 'undici';
+import { AuditClient, newestBaseUrl } from '../../platform/audit/audit-client.js';
 import type { ServiceDatabase } from '../../platform/db/index.js';
 import { createServer } from '../../platform/http/create-server.js';
-import type { ComponentFactory } from '../../runtime/component.js';
+import { SVC_VERSION } from '../../platform/version.js';
 import { bindHostFor } from '../../runtime/bind.js';
+import type { ComponentFactory, RuntimeContext } from '../../runtime/component.js';
 import { createScheduler, openOwnedDatabase } from '../../runtime/owned-database.js';
 import { SystemSettingsRepository } from '../shared/system-settings.repository.js';
 import type { ConfigDatabase } from './config.db.js';
-import { configMigrations } from './config.migrations.js';
-import { DeploymentRepository } from './deployment.repository.js';
-import { DeploymentService } from './deployment.service.js';
-import { registerDeploymentRoutes } from './deployment.routes.js';
-import { LegacyNodesService } from './legacy-nodes.service.js';
-import { registerLegacyNodesRoutes } from './legacy-nodes.routes.js';
-import { RegistryRepository } from './registry.repository.js';
-import { RegistryService } from './registry.service.js';
-import { registerRegistryRoutes } from './registry.routes.js';
-import { NodesRepository } from './nodes.repository.js';
-import { registerNodeDirectoryRoutes } from './nodes.routes.js';
-import { NodesService } from './nodes.service.js';
-import { PlayAgentPolicyService } from './play-agent-policy.service.js';
-import { registerPlayAgentPolicyRoutes } from './play-agent-policy.routes.js';
-import { McpSettingsService } from './mcp-settings.service.js';
-import { registerMcpSettingsRoutes } from './mcp-settings.routes.js';
-import { ImageUploadsRepository } from './image-uploads.repository.js';
-import { registerImageUploadRoutes } from './image-uploads.routes.js';
-import { ImageUploadsService } from './image-uploads.service.js';
-import { AuditClient, newestBaseUrl } from '../../platform/audit/audit-client.js';
-import { parsePublicKey } from './licenses/lease.js';
-import { LicensesRepository } from './licenses/licenses.repository.js';
-import { LicenseService } from './licenses/license.service.js';
-import { registerLicenseRoutes } from './licenses/license.routes.js';
-import type { LicenseGate } from './license-gate.js';
-import { ManualAddressProber, MANUAL_PROBE_INTERVAL_MS } from './manual-address-probe.js';
-import { NodeManagementService, nodeInstallBaseUrl } from './node-management.service.js';
-import { HttpNodeLifecycleSender, registeredAddress } from './node-lifecycle.client.js';
-import { registerNodeManagementRoutes } from './node-management.routes.js';
-import { DashboardHealthService } from './dashboard-health.service.js';
-import { registerDashboardRoutes } from './dashboard.routes.js';
-import { DashboardSetupService } from './dashboard-setup.service.js';
-import { HttpSetupFactSources } from './setup-facts.client.js';
-import { HttpPlaybackPolicySource } from './playback-policy.client.js';
-import { SVC_VERSION } from '../../platform/version.js';
-import { BinariesService } from './binaries.service.js';
-import { registerBinaryRoutes } from './binaries.routes.js';
-import { NodeInstallService } from './install/install.service.js';
+import { DashboardHealthService } from './dashboard/dashboard-health.service.js';
+import { registerDashboardRoutes } from './dashboard/dashboard.routes.js';
+import { DashboardSetupService } from './dashboard/dashboard-setup.service.js';
+import { HttpSetupFactSources } from './dashboard/setup-facts.client.js';
+import { DeploymentRepository } from './deployment/deployment.repository.js';
+import { registerDeploymentRoutes } from './deployment/deployment.routes.js';
+import { DeploymentService } from './deployment/deployment.service.js';
+import { registerLegacyNodesRoutes } from './deployment/legacy-nodes.routes.js';
+import { LegacyNodesService } from './deployment/legacy-nodes.service.js';
+import { registerBinaryRoutes } from './install/binaries.routes.js';
+import { BinariesService } from './install/binaries.service.js';
+import { nodeInstallBaseUrl } from './install/install-base-url.js';
+import { InstallRepository } from './install/install.repository.js';
 import { registerNodeInstallRoutes } from './install/install.routes.js';
+import { NodeInstallService } from './install/install.service.js';
+import { parsePublicKey } from './licenses/lease.js';
+import type { LicenseGate } from './licenses/license-gate.js';
+import { registerLicenseRoutes } from './licenses/license.routes.js';
+import { LicenseService } from './licenses/license.service.js';
+import { LicensesRepository } from './licenses/licenses.repository.js';
+import { registerMcpSettingsRoutes } from './mcp/mcp-settings.routes.js';
+import { McpSettingsService } from './mcp/mcp-settings.service.js';
+import { configMigrations } from './migrations/index.js';
+import { ManualAddressProber, MANUAL_PROBE_INTERVAL_MS } from './nodes/manual-address-probe.js';
+import { ManualEndpointsRepository } from './nodes/manual-endpoints.repository.js';
+import { HttpNodeLifecycleSender } from './nodes/node-lifecycle.client.js';
+import { NodeLifecycleService } from './nodes/node-lifecycle.service.js';
+import { registerNodeManagementRoutes } from './nodes/node-management.routes.js';
+import { NodeManagementService } from './nodes/node-management.service.js';
+import { NodeViews } from './nodes/node-views.js';
+import { NodesRepository } from './nodes/nodes.repository.js';
+import { registerNodeDirectoryRoutes } from './nodes/nodes.routes.js';
+import { NodesService } from './nodes/nodes.service.js';
+import { registerPlayAgentPolicyRoutes } from './play-agent-policy/play-agent-policy.routes.js';
+import { PlayAgentPolicyService } from './play-agent-policy/play-agent-policy.service.js';
+import { HttpPlaybackPolicySource } from './playback-routes/playback-policy.client.js';
+import { registerPlaybackRoutesRoutes } from './playback-routes/playback-routes.routes.js';
+import { PlaybackRoutesService } from './playback-routes/playback-routes.service.js';
+import { RegistryRepository } from './registry/registry.repository.js';
+import { registerRegistryRoutes } from './registry/registry.routes.js';
+import { RegistryService } from './registry/registry.service.js';
+import { registerImageUploadRoutes } from './uploads/image-uploads.routes.js';
+import { ImageUploadsRepository } from './uploads/image-uploads.repository.js';
+import { ImageUploadsService } from './uploads/image-uploads.service.js';
 
 export interface ConfigComponentOptions {
   /** Hands the open database and the node records to a test (to seed manual addresses, read tokens). */
@@ -58,157 +65,189 @@ export interface ConfigComponentOptions {
 export interface ConfigParts {
   database: ServiceDatabase<ConfigDatabase>;
   nodes: NodesRepository;
+  manualEndpoints: ManualEndpointsRepository;
   /** The licence facts (node creation calls refresh() first). */
   licenses: LicenseService;
 }
 
-/** Config service (18085): registry of services and nodes, deployment and licence facts. */
+/** Every repository of the config database, each made once. */
+function createRepositories(database: ServiceDatabase<ConfigDatabase>) {
+  const db = database.db;
+  return {
+    deployment: new DeploymentRepository(db),
+    install: new InstallRepository(db),
+    licenses: new LicensesRepository(db),
+    manualEndpoints: new ManualEndpointsRepository(db),
+    nodes: new NodesRepository(db),
+    registry: new RegistryRepository(db),
+    settings: new SystemSettingsRepository(db),
+    uploads: new ImageUploadsRepository(db),
+  };
+}
+type ConfigRepositories = ReturnType<typeof createRepositories>;
+
+/** Every service of the config service, from the repositories and the process's settings. */
+function createServices(
+  context: RuntimeContext,
+  repositories: ConfigRepositories,
+  options: ConfigComponentOptions,
+) {
+  const { clock, serviceToken, settings } = context;
+  const logger = context.logger.child({ component: 'config' });
+  const embeddedNodes = {
+    storage: settings.embeddedStorageNodeId,
+    playAgent: settings.embeddedPlayAgentNodeId,
+  };
+  const configUrl = nodeInstallBaseUrl(settings);
+  const nodes = new NodesService(repositories.nodes, clock);
+  const registry = new RegistryService(repositories.registry, nodes, serviceToken);
+  const newestUserService = async () => newestBaseUrl(await registry.liveInstances({ service: 'svc-user' }));
+  // The config service keeps the registry itself, so it reads the live instances directly.
+  const audit = new AuditClient({ userService: newestUserService, serviceToken, logger });
+  const licenses = new LicenseService({
+    licenses: repositories.licenses,
+    deployment: repositories.deployment,
+    publicKey: settings.licensePublicKey ? parsePublicKey(settings.licensePublicKey) : null,
+    clock,
+    audit: { record: (entry) => audit.deliver(entry) },
+    logger,
+  });
+  const views = new NodeViews({
+    clock,
+    configUrl,
+    registeredPlayAgents: () => registry.newestNodeAddresses('svc-play-agent'),
+    publicHost: settings.publicHost,
+  });
+  const nodeManagement = new NodeManagementService({
+    nodes: repositories.nodes,
+    manualEndpoints: repositories.manualEndpoints,
+    licence: options.licenseGate ?? licenses,
+    clock,
+    views,
+  });
+  return {
+    audit,
+    nodes,
+    registry,
+    licenses,
+    nodeManagement,
+    deployment: new DeploymentService(repositories.deployment, embeddedNodes, licenses),
+    legacyNodes: new LegacyNodesService({ nodes: repositories.nodes, embeddedNodes, clock }),
+    policy: new PlayAgentPolicyService(repositories.settings, clock),
+    mcp: new McpSettingsService(repositories.settings, clock),
+    uploads: new ImageUploadsService(repositories.uploads, clock),
+    nodeLifecycle: new NodeLifecycleService({
+      nodes: repositories.nodes,
+      clock,
+      lifecycle: new HttpNodeLifecycleSender(
+        (nodeId) => repositories.registry.newestAddressOf(nodeId),
+        serviceToken,
+      ),
+    }),
+    playbackRoutes: new PlaybackRoutesService({
+      nodes: repositories.nodes,
+      clock,
+      views,
+      playbackPolicies: new HttpPlaybackPolicySource(newestUserService, serviceToken),
+    }),
+    dashboardHealth: new DashboardHealthService({
+      registry: repositories.registry,
+      nodes: nodeManagement,
+      clock,
+    }),
+    dashboardSetup: new DashboardSetupService({
+      nodes: nodeManagement,
+      facts: new HttpSetupFactSources((filter) => registry.liveInstances(filter), serviceToken),
+    }),
+    install: new NodeInstallService(repositories.install, {
+      configUrl,
+      serviceToken,
+      nodeImage: settings.nodeImage,
+      nodeImageFfmpeg: settings.nodeImageFfmpeg,
+      version: SVC_VERSION,
+    }),
+    binaries: new BinariesService(repositories.install, {
+      binariesDir: settings.binariesDir,
+      controlVersion: SVC_VERSION,
+      dockerImage: settings.nodeImage,
+      dockerImageFfmpeg: settings.nodeImageFfmpeg,
+    }),
+    prober: new ManualAddressProber({
+      manualEndpoints: repositories.manualEndpoints,
+      clock,
+      logger,
+      dispatcher: options.probeDispatcher,
+    }),
+  };
+}
+
+/**
+ * Config service (18085): registry of services and nodes, deployment and licence facts. The composition root:
+ * repositories, then services, then routes (each given the services it uses) and tasks.
+ */
 export const configComponentFactory =
   (options: ConfigComponentOptions = {}): ComponentFactory =>
   async (context) => {
     const database = await openOwnedDatabase<ConfigDatabase>(context, 'svc_config', configMigrations);
-    const nodes = new NodesRepository(database.db);
-    const nodesService = new NodesService(nodes, context.clock);
-    const registry = new RegistryService(
-      new RegistryRepository(database.db),
-      nodesService,
-      context.serviceToken,
-    );
-    // The config service keeps the registry itself, so it reads the live instances directly.
-    const audit = new AuditClient({
-      userService: async () => newestBaseUrl(await registry.liveInstances({ service: 'svc-user' })),
-      serviceToken: context.serviceToken,
-      logger: context.logger.child({ component: 'config' }),
-    });
-    const policy = new PlayAgentPolicyService(new SystemSettingsRepository(database.db), context.clock);
-    const licenses = new LicenseService({
-      licenses: new LicensesRepository(database.db),
-      deployment: new DeploymentRepository(database.db),
-      publicKey: context.settings.licensePublicKey ? parsePublicKey(context.settings.licensePublicKey) : null,
-      clock: context.clock,
-      audit: { record: (entry) => audit.deliver(entry) },
-      logger: context.logger.child({ component: 'config' }),
-    });
-    const deployment = new DeploymentService(
-      new DeploymentRepository(database.db),
-      {
-        storage: context.settings.embeddedStorageNodeId,
-        playAgent: context.settings.embeddedPlayAgentNodeId,
-      },
-      licenses,
-    );
+    const repositories = createRepositories(database);
+    const services = createServices(context, repositories, options);
+    const { audit } = services;
 
     const app = createServer({
       serviceToken: context.serviceToken,
       component: 'config',
       logger: context.logger.child({ component: 'config' }),
       healthPaths: ['/actuator/health'],
-      healthChecks: async () => ({ database: await databaseCheck(() => deployment.capabilities()) }),
+      healthChecks: async () => ({ database: await databaseCheck(() => services.deployment.capabilities()) }),
     });
-    registerRegistryRoutes(app, registry);
-    registerNodeDirectoryRoutes(app, nodesService);
-    registerPlayAgentPolicyRoutes(app, policy, audit);
-    registerMcpSettingsRoutes(
-      app,
-      new McpSettingsService(new SystemSettingsRepository(database.db), context.clock),
-      audit,
-    );
+    registerRegistryRoutes(app, services.registry);
+    registerNodeDirectoryRoutes(app, services.nodes);
+    registerPlayAgentPolicyRoutes(app, services.policy, audit);
+    registerMcpSettingsRoutes(app, services.mcp, audit);
     // Logo uploads of the system configuration page (docs/settings.md).
-    const imageUploads = new ImageUploadsService(new ImageUploadsRepository(database.db), context.clock);
-    await registerImageUploadRoutes(app, imageUploads);
+    await registerImageUploadRoutes(app, services.uploads);
     // The built-in nodes exist in every install: standalone runs them, and they stay after an edition upgrade.
-    await nodes.ensure({
+    await repositories.nodes.ensure({
       nodeId: context.settings.embeddedStorageNodeId,
       serviceType: 'svc-control-storage',
       name: 'Built-in storage',
       scope: 'EMBEDDED',
     });
-    await nodes.ensure({
+    await repositories.nodes.ensure({
       nodeId: context.settings.embeddedPlayAgentNodeId,
       serviceType: 'svc-play-agent',
       name: 'Built-in play-agent',
       scope: 'EMBEDDED',
     });
-    registerDeploymentRoutes(app, deployment);
-    registerLegacyNodesRoutes(
-      app,
-      new LegacyNodesService({
-        nodes,
-        embeddedNodes: {
-          storage: context.settings.embeddedStorageNodeId,
-          playAgent: context.settings.embeddedPlayAgentNodeId,
-        },
-        clock: context.clock,
-      }),
-      audit,
-    );
-    registerLicenseRoutes(app, licenses);
-    const nodeManagement = new NodeManagementService({
-      nodes,
-      licence: options.licenseGate ?? licenses,
-      clock: context.clock,
-      configUrl: nodeInstallBaseUrl(context.settings),
-      lifecycle: new HttpNodeLifecycleSender(registeredAddress(database.db), context.serviceToken),
-      registeredPlayAgents: () => registry.newestNodeAddresses('svc-play-agent'),
-      publicHost: context.settings.publicHost,
-      playbackPolicies: new HttpPlaybackPolicySource(async () => {
-        const users = await registry.liveInstances({ service: 'svc-user' });
-        return [...users].sort((a, b) => b.lastSeenAt.localeCompare(a.lastSeenAt))[0]?.baseUrl;
-      }, context.serviceToken),
-    });
-    registerNodeManagementRoutes(app, nodeManagement, audit);
-    registerDashboardRoutes(app, {
-      health: new DashboardHealthService({
-        registry: new RegistryRepository(database.db),
-        nodes: nodeManagement,
-        clock: context.clock,
-      }),
-      setup: new DashboardSetupService({
-        nodes: nodeManagement,
-        facts: new HttpSetupFactSources((filter) => registry.liveInstances(filter), context.serviceToken),
-      }),
-    });
+    registerDeploymentRoutes(app, services.deployment);
+    registerLegacyNodesRoutes(app, services.legacyNodes, audit);
+    registerLicenseRoutes(app, services.licenses);
+    registerNodeManagementRoutes(app, services.nodeManagement, services.nodeLifecycle, audit);
+    registerPlaybackRoutesRoutes(app, services.playbackRoutes);
+    registerDashboardRoutes(app, { health: services.dashboardHealth, setup: services.dashboardSetup });
     // Install scripts and node binaries (docs/node-install.md).
-    registerNodeInstallRoutes(
-      app,
-      new NodeInstallService(database.db, {
-        configUrl: nodeInstallBaseUrl(context.settings),
-        serviceToken: context.serviceToken,
-        nodeImage: context.settings.nodeImage,
-        nodeImageFfmpeg: context.settings.nodeImageFfmpeg,
-        version: SVC_VERSION,
-      }),
-    );
-    registerBinaryRoutes(
-      app,
-      new BinariesService(database.db, {
-        binariesDir: context.settings.binariesDir,
-        controlVersion: SVC_VERSION,
-        dockerImage: context.settings.nodeImage,
-        dockerImageFfmpeg: context.settings.nodeImageFfmpeg,
-      }),
-    );
-    options.expose?.({ database, nodes, licenses });
+    registerNodeInstallRoutes(app, services.install);
+    registerBinaryRoutes(app, services.binaries);
+    options.expose?.({
+      database,
+      nodes: repositories.nodes,
+      manualEndpoints: repositories.manualEndpoints,
+      licenses: services.licenses,
+    });
 
     const scheduler = createScheduler(context, 'config', database);
     scheduler.register({
       name: 'registry.prune',
       schedule: { everyMs: 60 * 60 * 1000 },
       run: async () => {
-        await registry.prune();
+        await services.registry.prune();
       },
-    });
-    const prober = new ManualAddressProber({
-      nodes,
-      clock: context.clock,
-      logger: context.logger.child({ component: 'config' }),
-      dispatcher: options.probeDispatcher,
     });
     scheduler.register({
       name: 'nodes.manual-health',
       schedule: { everyMs: MANUAL_PROBE_INTERVAL_MS },
       run: async (signal) => {
-        await prober.probeAll(signal);
+        await services.prober.probeAll(signal);
       },
     });
     // Uploaded images never saved (as the logo) are deleted after 24 hours.
@@ -216,7 +255,7 @@ export const configComponentFactory =
       name: 'uploads.prune',
       schedule: { everyMs: 60 * 60 * 1000 },
       run: async () => {
-        await imageUploads.prune();
+        await services.uploads.prune();
       },
     });
     // Audit records of licence changes that could not reach the user service at once.
@@ -224,7 +263,7 @@ export const configComponentFactory =
       name: 'licenses.audit-delivery',
       schedule: { everyMs: 60 * 1000 },
       run: async () => {
-        await licenses.deliverAudits();
+        await services.licenses.deliverAudits();
       },
     });
 

@@ -1,7 +1,6 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { allEndpoints, routerPath, type EndpointDeclaration, type GatewayRule } from '@svc/contracts';
 import { AUTH_ROUTES } from './table/auth.table.js';
-import { CONFIG_ROUTES } from './table/config.table.js';
 import { MEDIA_ROUTES } from './table/media.table.js';
 
 export interface GatewayRouteEntry {
@@ -19,18 +18,27 @@ export interface GatewayRouteEntry {
  */
 export const GATEWAY_ROUTE_TABLE: readonly GatewayRouteEntry[] = [
   ...gatewayEntries(allEndpoints),
-  ...CONFIG_ROUTES,
   ...AUTH_ROUTES,
   ...MEDIA_ROUTES,
 ];
 
-/** The gateway's entries of the declared endpoints: every endpoint whose rule is a gateway rule. */
+/**
+ * The gateway's entries of the declared endpoints: every endpoint whose rule is a gateway rule, and the routes
+ * that check a node token themselves (install scripts, binaries), which the console entrance forwards as well.
+ */
 export function gatewayEntries(declared: readonly EndpointDeclaration[]): GatewayRouteEntry[] {
-  return declared.flatMap((endpoint) =>
-    'gateway' in endpoint.auth
-      ? [{ methods: [endpoint.method], path: routerPath(endpoint.path), rule: endpoint.auth.gateway }]
-      : [],
-  );
+  return declared.flatMap((endpoint) => {
+    const rule = gatewayRuleOf(endpoint.auth);
+    return rule ? [{ methods: [endpoint.method], path: routerPath(endpoint.path), rule }] : [];
+  });
+}
+
+function gatewayRuleOf(auth: EndpointDeclaration['auth']): GatewayRule | undefined {
+  if ('gateway' in auth) return auth.gateway;
+  if ('direct' in auth && auth.direct === 'own-credential' && auth.credential === 'node-token') {
+    return { kind: 'node-token' };
+  }
+  return undefined;
 }
 
 export interface MatchedRoute {

@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import { endpoints } from '@svc/contracts';
 import { createServer } from '../../platform/http/create-server.js';
+import { serve } from '../../platform/http/endpoint-route.js';
 import { notFound } from '../../platform/http/errors.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 
@@ -11,29 +12,22 @@ export const createInternalComponent: ComponentFactory = async (context) => {
     logger: context.logger.child({ component: 'internal' }),
   });
 
-  app.get('/internal/tasks', { config: { auth: { direct: 'loopback' } } }, async () => ({
+  serve(app, endpoints.shared.listTasks, async () => ({
     tasks: [...context.schedulers.entries()].flatMap(([owner, scheduler]) =>
       scheduler.status().map((status) => ({ owner, ...status })),
     ),
   }));
 
-  app.post(
-    '/internal/tasks/:name/run',
-    {
-      config: { auth: { direct: 'loopback' } },
-      schema: { params: z.object({ name: z.string().min(1).max(100) }) },
-    },
-    async (request) => {
-      for (const scheduler of context.schedulers.values()) {
-        if (scheduler.status().some((status) => status.name === request.params.name)) {
-          return { result: await scheduler.runNow(request.params.name) };
-        }
+  serve(app, endpoints.shared.runTask, async (request) => {
+    for (const scheduler of context.schedulers.values()) {
+      if (scheduler.status().some((status) => status.name === request.params.name)) {
+        return { result: await scheduler.runNow(request.params.name) };
       }
-      throw notFound(`task ${request.params.name}`);
-    },
-  );
+    }
+    throw notFound(`task ${request.params.name}`);
+  });
 
-  app.get('/internal/cache', { config: { auth: { direct: 'loopback' } } }, async () => ({
+  serve(app, endpoints.shared.getCacheMode, async () => ({
     mode: context.cache.mode,
   }));
 

@@ -1,13 +1,10 @@
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdirSync, openSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import {
-  nodeLifecycleAcceptedSchema,
-  nodeLifecycleRequestSchema,
-  type NodeLifecycleAction,
-} from '@svc/contracts';
+import { endpoints, type NodeLifecycleAction } from '@svc/contracts';
 import { request as httpRequest } from 'undici';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { serve } from '../../platform/http/endpoint-route.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { NodeInstallSettings } from '../../platform/settings.js';
 
@@ -129,50 +126,43 @@ export function lifecycleCommand(
 export function registerNodeLifecycleRoutes(app: AppServer, options: NodeLifecycleOptions): void {
   const run = options.run ?? runDetached;
   const fetchText = options.fetch ?? fetchScript;
-  app.post(
-    '/api/node/lifecycle',
-    {
-      config: { auth: { service: true } },
-      schema: { body: nodeLifecycleRequestSchema, response: { 202: nodeLifecycleAcceptedSchema } },
-    },
-    async (request, reply) => {
-      const install = options.install;
-      if (!install) {
-        throw new AppError(
-          409,
-          'NODE_NOT_INSTALLED',
-          'this process was not installed by an install script (no SVC_NODE_TOKEN, SVC_NODE_WORK_DIR, SVC_NODE_INSTALL_FORM): it cannot upgrade or uninstall itself',
-        );
-      }
-      const command = lifecycleCommand(request.body.action, {
-        install,
-        configBaseUrl: options.configBaseUrl,
-        dataDir: options.dataDir,
-      });
-      let script: string;
-      try {
-        script = await fetchText(command.url);
-      } catch (error) {
-        throw new AppError(
-          502,
-          'NODE_LIFECYCLE_FAILED',
-          `the ${command.kind} script could not be fetched from ${options.configBaseUrl}: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-      try {
-        run(command, script);
-      } catch (error) {
-        throw new AppError(
-          500,
-          'NODE_LIFECYCLE_FAILED',
-          `the ${command.kind} script could not be started: ${error instanceof Error ? error.message : String(error)}`,
-        );
-      }
-      request.log.warn(
-        { action: command.action, kind: command.kind, log: command.logFile },
-        'node lifecycle script started',
+  serve(app, endpoints.shared.runNodeLifecycle, async (request) => {
+    const install = options.install;
+    if (!install) {
+      throw new AppError(
+        409,
+        'NODE_NOT_INSTALLED',
+        'this process was not installed by an install script (no SVC_NODE_TOKEN, SVC_NODE_WORK_DIR, SVC_NODE_INSTALL_FORM): it cannot upgrade or uninstall itself',
       );
-      return reply.status(202).send({ action: command.action, accepted: true, log: command.logFile });
-    },
-  );
+    }
+    const command = lifecycleCommand(request.body.action, {
+      install,
+      configBaseUrl: options.configBaseUrl,
+      dataDir: options.dataDir,
+    });
+    let script: string;
+    try {
+      script = await fetchText(command.url);
+    } catch (error) {
+      throw new AppError(
+        502,
+        'NODE_LIFECYCLE_FAILED',
+        `the ${command.kind} script could not be fetched from ${options.configBaseUrl}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    try {
+      run(command, script);
+    } catch (error) {
+      throw new AppError(
+        500,
+        'NODE_LIFECYCLE_FAILED',
+        `the ${command.kind} script could not be started: ${error instanceof Error ? error.message : String(error)}`,
+      );
+    }
+    request.log.warn(
+      { action: command.action, kind: command.kind, log: command.logFile },
+      'node lifecycle script started',
+    );
+    return { action: command.action, accepted: true as const, log: command.logFile };
+  });
 }

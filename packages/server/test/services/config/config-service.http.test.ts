@@ -14,7 +14,7 @@ import { configComponentFactory, type ConfigParts } from '../../../src/services/
 import {
   createManualEndpoint,
   regenerateEndpointToken,
-} from '../../../src/services/config/nodes.repository.js';
+} from '../../../src/services/config/nodes/manual-endpoints.repository.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
@@ -412,7 +412,7 @@ describe.each(installBackends())(
       });
 
       it('answers disabled addresses as found with disabled:true, and generates ids when none is typed', async () => {
-        const address = await parts.nodes.createManualEndpoint({
+        const address = await parts.manualEndpoints.create({
           name: 'Old domain',
           host: 'old.example.com',
           port: 8443,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ListNodesResponse, MediaSetupFacts, UserSetupFacts } from '@svc/contracts';
-import { DashboardSetupService } from '../../../src/services/config/dashboard-setup.service.js';
-import type { SetupFactSources } from '../../../src/services/config/setup-facts.client.js';
+import { DashboardSetupService } from '../../../src/services/config/dashboard/dashboard-setup.service.js';
+import type { SetupFactSources } from '../../../src/services/config/dashboard/setup-facts.client.js';
 
 type Node = ListNodesResponse['nodes'][number];
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { ErrorBody, LegacyNodesReport, PromoteLegacyNodesResponse } from '@svc/contracts';
 import { configComponentFactory, type ConfigParts } from '../../../src/services/config/config.component.js';
-import { DeploymentRepository } from '../../../src/services/config/deployment.repository.js';
+import { DeploymentRepository } from '../../../src/services/config/deployment/deployment.repository.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';

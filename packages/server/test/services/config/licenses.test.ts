@@ -10,7 +10,7 @@ import type { Clock } from '../../../src/platform/cache/index.js';
 import { encodeIdentity } from '../../../src/platform/http/route-auth.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import { configComponentFactory, type ConfigParts } from '../../../src/services/config/config.component.js';
-import { DeploymentRepository } from '../../../src/services/config/deployment.repository.js';
+import { DeploymentRepository } from '../../../src/services/config/deployment/deployment.repository.js';
 import {
   generatePublisherKeys,
   parsePrivateKey,

@@ -12,15 +12,14 @@ import { AppError } from '../../../src/platform/http/errors.js';
 import { createLogger } from '../../../src/platform/logger.js';
 import type { NodeInstallSettings } from '../../../src/platform/settings.js';
 import { loadSettings } from '../../../src/platform/settings.js';
-import type { LicenseGate } from '../../../src/services/config/license-gate.js';
 import {
   HttpNodeLifecycleSender,
   type LifecycleSendResult,
   type NodeLifecycleSender,
-} from '../../../src/services/config/node-lifecycle.client.js';
-import { NodeManagementService } from '../../../src/services/config/node-management.service.js';
-import type { NodeRow, NodesRepository } from '../../../src/services/config/nodes.repository.js';
-import type { PlaybackPolicySource } from '../../../src/services/config/playback-policy.client.js';
+} from '../../../src/services/config/nodes/node-lifecycle.client.js';
+import { NodeLifecycleService } from '../../../src/services/config/nodes/node-lifecycle.service.js';
+import type { NodeRow } from '../../../src/services/config/nodes/node-rows.js';
+import type { NodesRepository } from '../../../src/services/config/nodes/nodes.repository.js';
 import {
   registerNodeLifecycleRoutes,
   type LifecycleCommand,
@@ -237,12 +236,9 @@ function service(sender: NodeLifecycleSender | undefined) {
       return true;
     },
   } as unknown as NodesRepository;
-  const management = new NodeManagementService({
+  const management = new NodeLifecycleService({
     nodes,
-    licence: {} as LicenseGate,
     clock: { now: () => NOW },
-    configUrl: 'http://127.0.0.1:18085',
-    playbackPolicies: {} as PlaybackPolicySource,
     lifecycle: sender,
   });
   return { management, removals };

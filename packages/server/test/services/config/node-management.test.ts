@@ -18,7 +18,7 @@ import {
   type RegenerateEndpointTokenResponse,
 } from '@svc/contracts';
 import { configComponentFactory, type ConfigParts } from '../../../src/services/config/config.component.js';
-import type { LicenseFacts, LicenseGate } from '../../../src/services/config/license-gate.js';
+import type { LicenseFacts, LicenseGate } from '../../../src/services/config/licenses/license-gate.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';

@@ -1,14 +1,17 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { ConfigDatabase } from '../../../src/services/config/config.db.js';
-import { configMigrations } from '../../../src/services/config/config.migrations.js';
+import { configMigrations } from '../../../src/services/config/migrations/index.js';
 import {
-  NodesRepository,
   createManualEndpoint,
   regenerateEndpointToken,
-} from '../../../src/services/config/nodes.repository.js';
-import { NODE_OFFLINE_AFTER_MS, effectiveNodeStatus } from '../../../src/services/config/nodes.service.js';
-import { tokenSha256 } from '../../../src/services/config/node-tokens.js';
+} from '../../../src/services/config/nodes/manual-endpoints.repository.js';
+import { NodesRepository } from '../../../src/services/config/nodes/nodes.repository.js';
+import {
+  NODE_OFFLINE_AFTER_MS,
+  effectiveNodeStatus,
+} from '../../../src/services/config/nodes/nodes.service.js';
+import { tokenSha256 } from '../../../src/services/config/nodes/node-tokens.js';
 import { runMigrations } from '../../../src/platform/db/index.js';
 import { testBackends } from '../../support/databases.js';
 

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { secretsEqual } from '../../../platform/service-token.js';
 import type { ConfigDatabase } from '../config.db.js';
-import { NODE_TOKEN_PREFIX, REGISTRY_TOKEN_PREFIX, newNodeToken } from '../node-tokens.js';
+import { NODE_TOKEN_PREFIX, REGISTRY_TOKEN_PREFIX, newNodeToken } from '../nodes/node-tokens.js';
 import { type WorkerServiceType, isWorkerServiceType } from './install-kinds.js';
 
 /** The parts of a worker-node record that install scripts and binary downloads need. */
@@ -69,6 +69,15 @@ export async function findByNodeToken(
     externalHost: row.external_host,
     externalPort: row.external_port,
   };
+}
+
+/** The lookups of install scripts and binary downloads. */
+export class InstallRepository {
+  constructor(private readonly db: Kysely<ConfigDatabase>) {}
+
+  findByNodeToken(token: string): Promise<InstallTarget | undefined> {
+    return findByNodeToken(this.db, token);
+  }
 }
 
 /** What a test gives to seedWorkerNode. */

@@ -1,7 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { ConfigDatabase } from '../config.db.js';
 import { type InstallKind, isInstallKind, kindAllowed } from './install-kinds.js';
-import { type InstallTarget, findByNodeToken } from './install.repository.js';
+import type { InstallRepository, InstallTarget } from './install.repository.js';
 import { generateNodeScript } from './script-generator.js';
 
 export interface NodeInstallOptions {
@@ -33,13 +31,13 @@ export function externalUrl(node: InstallTarget): string | null {
  */
 export class NodeInstallService {
   constructor(
-    private readonly db: Kysely<ConfigDatabase>,
+    private readonly nodes: InstallRepository,
     private readonly options: NodeInstallOptions,
   ) {}
 
   async script(token: string, kind: string, ffmpeg: boolean): Promise<ScriptAnswer> {
     if (!isInstallKind(kind)) return { kind: 'invalid' };
-    const node = await findByNodeToken(this.db, token);
+    const node = await this.nodes.findByNodeToken(token);
     if (!node || !this.offers(node, kind)) return { kind: 'invalid' };
     const withFfmpeg = ffmpeg && node.serviceType === 'svc-play-agent';
     const script = generateNodeScript({

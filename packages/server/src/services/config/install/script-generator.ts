@@ -1,4 +1,4 @@
-import { NODE_ID_PATTERN } from '../node-tokens.js';
+import { NODE_ID_PATTERN } from '../nodes/node-tokens.js';
 import { type InstallKind, type WorkerServiceType, WORKER_TYPES, isFirstInstall } from './install-kinds.js';
 import { SETTINGS_VALUE_BASH, settingsValue, shellQuote } from './shell.js';
 import {
@@ -9,7 +9,7 @@ import {
   BODY_UNINSTALL,
   BODY_UPGRADE,
   MAIN,
-} from './script-templates.js';
+} from './node-scripts.js';
 
 /** What a script is generated from: one worker-node record and the control plane's settings. */
 export interface ScriptNode {
@@ -53,7 +53,7 @@ export function nodePort(node: ScriptNode): number {
 
 /**
  * Generates the bash script of one kind for one node. The static parts are templates in
- * script-templates.ts; the values of the node come first, each assigned once as a single-quoted word
+ * node-scripts/*.sh (node-scripts.ts); the values of the node come first, each assigned once as a single-quoted word
  * (shellQuote), and the body reads them only through variables. Values that end up in the node's settings
  * file are checked against SETTINGS_VALUE as well. The script defines functions and calls `main` on its last
  * line, so `curl | bash` runs nothing of a download cut short.
@@ -118,10 +118,5 @@ export function generateNodeScript(options: ScriptOptions): string {
         : kind === 'docker' || kind === 'upgrade-docker'
           ? [BODY_HEALTH, BODY_DOCKER]
           : [BODY_HEALTH, BODY_INSTALL];
-  return `${header}\n${fromTemplate(BODY_COMMON)}\n${bodies.map(fromTemplate).join('\n')}\n${fromTemplate(MAIN[kind])}\nmain "$@"\n`;
-}
-
-/** Templates write bash's `${` as `%{`, so they can be raw TypeScript strings without interpolation. */
-function fromTemplate(template: string): string {
-  return template.replace(/%\{/g, '${').replace(/^\n/, '');
+  return `${header}\n${BODY_COMMON}\n${bodies.join('\n')}\n${MAIN[kind]}\nmain "$@"\n`;
 }

@@ -9,7 +9,7 @@ import type {
 import type { Clock } from '../../../platform/cache/index.js';
 import { AppError } from '../../../platform/http/errors.js';
 import type { Logger } from '../../../platform/logger.js';
-import type { DeploymentRepository } from '../deployment.repository.js';
+import type { DeploymentRepository } from '../deployment/deployment.repository.js';
 import type { AuditRecorder } from './audit-recorder.js';
 import type { LicensesRepository, StoredLicense } from './licenses.repository.js';
 import { LeaseError, leaseState, verifyCode, verifyLease, type LeasePayload } from './lease.js';

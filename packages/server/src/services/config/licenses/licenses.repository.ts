@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { RecordAuditRequest } from '@svc/contracts';
 import type { ConfigDatabase } from '../config.db.js';
-import { DeploymentRepository } from '../deployment.repository.js';
+import { DeploymentRepository } from '../deployment/deployment.repository.js';
 
 export interface StoredLicense {
   id: string;

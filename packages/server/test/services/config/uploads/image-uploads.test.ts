@@ -6,14 +6,13 @@ import {
   type BrandingResponse,
   type ImageUploadResponse,
 } from '@svc/contracts';
-import { ImageUploadsRepository } from '../../../../src/services/config/image-uploads.repository.js';
-import { multipartFile } from '../../../../src/services/config/image-uploads.routes.js';
+import { ImageUploadsRepository } from '../../../../src/services/config/uploads/image-uploads.repository.js';
 import {
   IMAGE_UPLOAD_RETENTION_MS,
   IMAGE_UPLOADS_KEPT,
   ImageUploadsService,
-} from '../../../../src/services/config/image-uploads.service.js';
-import { configMigrations } from '../../../../src/services/config/config.migrations.js';
+} from '../../../../src/services/config/uploads/image-uploads.service.js';
+import { configMigrations } from '../../../../src/services/config/migrations/index.js';
 import type { ConfigDatabase } from '../../../../src/services/config/config.db.js';
 import { installBackends } from '../../../support/install-backends.js';
 import { testBackends } from '../../../support/databases.js';
@@ -57,22 +56,6 @@ describe('sniffImageType: the type comes from the first bytes only', () => {
     ['a PNG signature late in the file', Buffer.concat([Buffer.from('x'), PNG_1X1])],
   ])('refuses %s', (_name, bytes) => {
     expect(sniffImageType(bytes)).toBeNull();
-  });
-});
-
-describe('multipartFile', () => {
-  it('finds the field named "file" among others, and nothing else', () => {
-    const form = multipart('file', PNG_1X1);
-    const boundary = form.type.split('boundary=')[1]!;
-    expect(multipartFile(form.body, boundary)).toEqual(PNG_1X1);
-    const other = multipart('picture', PNG_1X1);
-    expect(multipartFile(other.body, other.type.split('boundary=')[1]!)).toBeNull();
-    // A field whose file name is "file" is not the field "file".
-    const trick = Buffer.from(
-      `--b\r\nContent-Disposition: form-data; name="x"; filename="file"\r\n\r\nabc\r\n--b--\r\n`,
-    );
-    expect(multipartFile(trick, 'b')).toBeNull();
-    expect(multipartFile(Buffer.from('no boundary at all'), 'b')).toBeNull();
   });
 });
 
@@ -161,6 +144,15 @@ describe.each(installBackends())(
       const fromForm = await upload(form.body, form.type);
       expect(fromForm.status).toBe(201);
       expect(fromForm.body.sha256).toBe(png.body.sha256);
+      // The field "file" without a file name (a plain form field) carries the same bytes unchanged.
+      const field = Buffer.concat([
+        Buffer.from(`--b\r\nContent-Disposition: form-data; name="file"\r\n\r\n`),
+        PNG_1X1,
+        Buffer.from(`\r\n--b--\r\n`),
+      ]);
+      const fromField = await upload(field, 'multipart/form-data; boundary=b');
+      expect(fromField.status).toBe(201);
+      expect(fromField.body.sha256).toBe(png.body.sha256);
 
       // The service keeps the bytes for the logo save; the branding has not changed.
       const stored = await env.internal('config', 'GET', `/api/config/internal/uploads/${png.body.id}`);
@@ -189,6 +181,15 @@ describe.each(installBackends())(
       }
       const noFile = multipart('picture', PNG_1X1);
       expect((await upload(noFile.body, noFile.type)).status).toBe(400);
+      // A field whose file name is "file" is not the field "file"; a body without the boundary holds no field.
+      const trick = Buffer.from(
+        `--b\r\nContent-Disposition: form-data; name="x"; filename="file"\r\n\r\nabc\r\n--b--\r\n`,
+      );
+      for (const body of [trick, Buffer.from('no boundary at all')]) {
+        const answer = await upload(body, 'multipart/form-data; boundary=b');
+        expect(answer.status).toBe(400);
+        expect(answer.error?.code).toBe('VALIDATION_FAILED');
+      }
       const empty = await upload(Buffer.alloc(0), 'image/png');
       expect(empty.status).toBe(400);
       expect(empty.error?.code).toBe('VALIDATION_FAILED');

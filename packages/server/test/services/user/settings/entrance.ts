@@ -5,7 +5,7 @@ import {
   configComponentFactory,
   type ConfigParts,
 } from '../../../../src/services/config/config.component.js';
-import { createManualEndpoint } from '../../../../src/services/config/nodes.repository.js';
+import { createManualEndpoint } from '../../../../src/services/config/nodes/manual-endpoints.repository.js';
 import { createFrontendComponent } from '../../../../src/services/frontend/frontend.component.js';
 import { createGatewayComponent } from '../../../../src/services/gateway/gateway.component.js';
 import { createUserComponent } from '../../../../src/services/user/user.component.js';
