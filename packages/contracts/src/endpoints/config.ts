@@ -146,15 +146,6 @@ export const configEndpoints = declareEndpoints('config', {
     response: promoteLegacyNodesResponseSchema,
     errors: ['BAD_REQUEST', 'EDITION_NOT_STANDALONE', 'LEGACY_NODE_NOT_CANDIDATE'],
   },
-  getActuatorHealth: {
-    method: 'GET',
-    path: '/actuator/health',
-    summary: 'Health of the config service (same document as /health)',
-    tag: 'Health',
-    auth: { direct: 'health' },
-    response: healthResponseSchema,
-    errors: [],
-  },
 
   // --- System settings --------------------------------------------------------------------------------
   getPlayAgentPolicy: {

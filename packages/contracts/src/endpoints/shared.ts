@@ -16,15 +16,6 @@ const taskNameParamsSchema = z.object({ name: z.string().min(1).max(100) });
  * every listener, the worker nodes' lifecycle call, and the maintenance routes of the internal port.
  */
 export const sharedEndpoints = declareEndpoints('shared', {
-  getHealth: {
-    method: 'GET',
-    path: '/health',
-    summary: 'Health of this listener (503 with the same document when a check is DOWN)',
-    tag: 'Health',
-    auth: { direct: 'health' },
-    response: healthResponseSchema,
-    errors: [],
-  },
   runNodeLifecycle: {
     method: 'POST',
     path: '/api/node/lifecycle',
