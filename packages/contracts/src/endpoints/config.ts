@@ -11,7 +11,6 @@ import {
   promoteLegacyNodesResponseSchema,
 } from '../deployment.js';
 import { declareEndpoints } from '../endpoint.js';
-import { healthResponseSchema } from '../health.js';
 import { mcpSettingsSchema, updateMcpSettingsRequestSchema } from '../mcp-api.js';
 import {
   binaryDownloadParamsSchema,

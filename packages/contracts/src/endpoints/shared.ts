@@ -1,11 +1,6 @@
 import { z } from 'zod';
 import { declareEndpoints } from '../endpoint.js';
-import {
-  cacheModeResponseSchema,
-  healthResponseSchema,
-  listTasksResponseSchema,
-  runTaskResponseSchema,
-} from '../health.js';
+import { cacheModeResponseSchema, listTasksResponseSchema, runTaskResponseSchema } from '../health.js';
 import { nodeLifecycleAcceptedSchema, nodeLifecycleRequestSchema } from '../nodes-api.js';
 
 /** A scheduled task by name (internal port). */
