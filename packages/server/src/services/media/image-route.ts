@@ -1,36 +1,40 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply } from 'fastify';
 import type { ZodType } from 'zod';
-import type { ImageType } from '@svc/contracts';
+import type { EndpointDeclaration, ImageType } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
-import type { RouteAuth } from '../../platform/http/route-auth.js';
+import { serve, type EndpointRequest } from '../../platform/http/endpoint-route.js';
+
+/** A declared artwork endpoint: `…/{id}/images/{type}`. */
+export type ImageEndpoint = EndpointDeclaration & {
+  readonly params: ZodType<{ id: string; type: ImageType }>;
+};
 
 /**
- * Sends the bytes of an item's artwork; `range` is the request's Range header, passed on to the storage node;
- * `request` tells who asks where that matters (library access).
+ * What an image route hands to the code that sends the bytes: `range` is the request's Range header, passed
+ * on to the storage node; `request` tells who asks where that matters (library access).
  */
-export type ImageSender = (
-  id: string,
-  type: ImageType,
-  range: string | undefined,
-  reply: FastifyReply,
-  request: FastifyRequest,
-) => Promise<FastifyReply>;
+export interface ImageRequest<E extends ImageEndpoint> {
+  id: string;
+  type: ImageType;
+  range: string | undefined;
+  reply: FastifyReply;
+  request: EndpointRequest<E>;
+}
 
 /**
- * Registers an artwork route `…/:id/images/:type` (GET, and Fastify's automatic HEAD twin, which answers
- * the headers only). The console's, the play-agent's and the portal's image routes differ only in their
- * rule, the form of the id they accept, and who checks it; the bytes all come from ItemsService.sendImage.
+ * Serves an artwork endpoint (GET, and Fastify's automatic HEAD twin, which answers the headers only). The
+ * console's, the play-agent's and the portal's image routes differ only in their rule, the form of the id
+ * they accept, and who checks it; the bytes all come from ItemsService.sendImage.
  */
-export function registerImageRoute(
+export function serveImage<E extends ImageEndpoint>(
   app: AppServer,
-  url: string,
-  auth: RouteAuth,
-  params: ZodType<{ id: string; type: ImageType }>,
-  send: ImageSender,
+  endpoint: E,
+  send: (image: ImageRequest<E>) => Promise<FastifyReply>,
 ): void {
-  app.get(url, { config: { auth }, schema: { params } }, async (request, reply) => {
-    const { id, type } = request.params;
+  serve(app, endpoint, async (request, reply) => {
+    // The declaration's params schema has this shape (ImageEndpoint); TypeScript cannot see it generically.
+    const { id, type } = request.params as { id: string; type: ImageType };
     const range = request.headers.range;
-    return send(id, type, typeof range === 'string' ? range : undefined, reply, request);
+    return send({ id, type, range: typeof range === 'string' ? range : undefined, reply, request });
   });
 }

@@ -1,6 +1,7 @@
-import { protocolServerInfoSchema, updateProtocolServerInfoSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { serve } from '../../platform/http/endpoint-route.js';
 import type { ProtocolSettingsService } from './protocol-settings.service.js';
 
 /** Protocol server information: edited in the console (`settings`), read by play-agents (service token). */
@@ -9,25 +10,14 @@ export function registerProtocolSettingsRoutes(
   settings: ProtocolSettingsService,
   audit: AuditClient,
 ): void {
-  const admin = { auth: { gateway: { kind: 'admin', anyOf: ['settings'] } } } as const;
-  const response = { 200: protocolServerInfoSchema };
-  app.get('/api/media/protocol/proto_a/settings', { config: admin, schema: { response } }, async () =>
-    settings.get(),
+  serve(app, endpoints.media.getProtocolSettings, async () => settings.get());
+  serve(app, endpoints.media.updateProtocolSettings, async (request) =>
+    audit.recordChange(
+      request,
+      { action: 'settings.protocol', target: { type: 'setting', id: 'protocol.proto_a' } },
+      () => settings.get(),
+      () => settings.update(request.body),
+    ),
   );
-  app.put(
-    '/api/media/protocol/proto_a/settings',
-    { config: admin, schema: { body: updateProtocolServerInfoSchema, response } },
-    async (request) =>
-      audit.recordChange(
-        request,
-        { action: 'settings.protocol', target: { type: 'setting', id: 'protocol.proto_a' } },
-        () => settings.get(),
-        () => settings.update(request.body),
-      ),
-  );
-  app.get(
-    '/api/media/internal/protocol/proto_a/settings',
-    { config: { auth: { service: true } }, schema: { response } },
-    async () => settings.get(),
-  );
+  serve(app, endpoints.media.getProtocolSettingsInternal, async () => settings.get());
 }
