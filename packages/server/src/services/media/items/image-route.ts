@@ -4,6 +4,9 @@ import type { EndpointDeclaration, ImageType } from '@svc/contracts';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { serve, type EndpointRequest } from '../../../platform/http/endpoint-route.js';
 
+/** The console's image route, the URL of an item's local artwork (stored events carry it too). */
+export const imageUrl = (itemId: string, type: string) => `/api/media/items/${itemId}/images/${type}`;
+
 /** A declared artwork endpoint: `…/{id}/images/{type}`. */
 export type ImageEndpoint = EndpointDeclaration & {
   readonly params: ZodType<{ id: string; type: ImageType }>;

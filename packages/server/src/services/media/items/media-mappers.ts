@@ -2,7 +2,7 @@ import type { Library, MediaImages, MediaItemSummary, ScanStatus } from '@svc/co
 import type { ItemRow, IndexRow } from './items.repository.js';
 import type { LibraryCounts, LibraryRow, SourceRow } from '../libraries/libraries.repository.js';
 import type { ScanRow } from '../scan/scans.repository.js';
-import { imageUrl } from '../scan/scanner.js';
+import { imageUrl } from './image-route.js';
 
 export function toScanStatus(row: ScanRow): ScanStatus {
   return {

@@ -1,29 +1,20 @@
-import { endpoints, type Library, type ScanStatus } from '@svc/contracts';
-import type { AuditClient, AuditSource } from '../../../platform/audit/audit-client.js';
+import { endpoints, type Library } from '@svc/contracts';
+import type { AuditClient } from '../../../platform/audit/audit-client.js';
 import { settableFields } from '../../../platform/audit/audit-details.js';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { serve } from '../../../platform/http/endpoint-route.js';
-import type { ItemsService } from '../items/items.service.js';
 import type { LibrariesService } from './libraries.service.js';
-import type { ScanService } from '../scan/scan.service.js';
+import { libraryTarget as target, recordScanStart } from './library-audit.js';
 
 /** The fields of a library an administrator sets (not its counts and scans), for the audit log. */
 const settable = (library: Library) => settableFields(library, ['name', 'type', 'sources']);
 
-/** Library management, items and scans: console accounts holding the menu permission `library`. */
+/** Library management: console accounts holding the menu permission `library`. */
 export function registerLibrariesRoutes(
   app: AppServer,
-  services: { libraries: LibrariesService; items: ItemsService; scans: ScanService; audit: AuditClient },
+  libraries: LibrariesService,
+  audit: AuditClient,
 ): void {
-  const { libraries, items, scans, audit } = services;
-  const target = (id: string) => ({ type: 'library', id });
-  const recordScanStart = (request: AuditSource, scan: ScanStatus) =>
-    audit.record(request, {
-      action: 'library.scan-start',
-      target: target(scan.libraryId),
-      details: { mode: scan.mode, scanId: scan.id },
-    });
-
   serve(app, endpoints.media.listLibraries, async () => libraries.list());
   serve(app, endpoints.media.createLibrary, async (request) => {
     const after = await libraries.create(request.body);
@@ -33,7 +24,7 @@ export function registerLibrariesRoutes(
       before: null,
       after: settable(after),
     });
-    if (after.lastScan) await recordScanStart(request, after.lastScan);
+    if (after.lastScan) await recordScanStart(audit, request, after.lastScan);
     return after;
   });
   serve(app, endpoints.media.getLibrary, async (request) => libraries.get(request.params.id));
@@ -56,13 +47,4 @@ export function registerLibrariesRoutes(
     });
     return reply.send();
   });
-  serve(app, endpoints.media.listLibraryItems, async (request) =>
-    items.list(request.params.id, request.query),
-  );
-  serve(app, endpoints.media.startScan, async (request) => {
-    const scan = await scans.start(request.params.id, request.body.mode);
-    await recordScanStart(request, scan);
-    return scan;
-  });
-  serve(app, endpoints.media.getScan, async (request) => scans.status(request.params.id));
 }

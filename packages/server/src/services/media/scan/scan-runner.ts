@@ -1,7 +1,7 @@
 import type { Clock } from '../../../platform/cache/index.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { ScanRow, ScansRepository } from './scans.repository.js';
-import { ScanAborted } from './scanner.js';
+import { ScanAborted } from './scan-state.js';
 
 export interface ScanRunnerOptions {
   scans: ScansRepository;

@@ -41,3 +41,9 @@ export function scanScope(
   const inside = sourceRoot === '/' || dir === sourceRoot || dir.startsWith(`${sourceRoot}/`);
   return { walkRoot: inside ? dir : sourceRoot, removalScope: scope };
 }
+
+/** Whether a path lies at or below scope (a file is in scope when it is the scope). */
+export function inScope(scope: string): (path: string) => boolean {
+  if (scope === '/') return () => true;
+  return (path) => path === scope || path.startsWith(`${scope}/`);
+}

@@ -1,4 +1,4 @@
-import type { LibraryScanResponse, ScanMode, ScanStatus } from '@svc/contracts';
+import type { LibraryScanResponse, MediaSetupFacts, ScanMode, ScanStatus } from '@svc/contracts';
 import type { Clock } from '../../../platform/cache/index.js';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import type { LibrariesRepository } from '../libraries/libraries.repository.js';
@@ -35,5 +35,10 @@ export class ScanService {
       this.scans.pendingCount(libraryId),
     ]);
     return { scan: current ? toScanStatus(current) : null, pendingTasks };
+  }
+
+  /** The media service's part of the dashboard's first-run checklist. */
+  async setupFacts(): Promise<MediaSetupFacts> {
+    return this.scans.setupCounts();
   }
 }

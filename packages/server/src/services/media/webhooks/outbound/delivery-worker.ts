@@ -16,6 +16,8 @@ export const DEFAULT_RETRY_DELAYS_MS: readonly number[] = [30_000, 120_000, 480_
 /** The longest wait a Retry-After header may ask for. */
 const MAX_RETRY_AFTER_MS = 3_600_000;
 const EVENT_BATCH = 200;
+/** Finished deliveries are kept this long. */
+export const DELIVERY_RETENTION_MS = 30 * 24 * 3_600_000;
 const INSERT_CHUNK = 500;
 
 export interface DeliveryWorkerOptions {
@@ -73,6 +75,11 @@ export class DeliveryWorker {
 
   get maxAttempts(): number {
     return this.retryDelaysMs.length + 1;
+  }
+
+  /** The `outbound-webhook.cleanup` task: deletes the deliveries finished more than 30 days ago. */
+  async prune(): Promise<void> {
+    await this.deps.repository.pruneFinished(new Date(this.deps.clock.now() - DELIVERY_RETENTION_MS));
   }
 
   async run(signal: AbortSignal): Promise<void> {
