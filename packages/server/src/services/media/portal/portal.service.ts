@@ -152,17 +152,8 @@ export class PortalService {
         ? this.portal.below({ kind: row.kind, id: row.id })
         : Promise.resolve([]),
     ]);
-    const runtime = isFile ? (row.media_info?.durationSeconds ?? null) : null;
     return {
-      id: row.id,
-      libraryId: row.library_id,
-      name: row.title,
-      type: row.kind,
-      year: row.year,
-      overview: row.overview,
-      hasPoster: Boolean(row.images.poster),
-      runtime,
-      playbackItemId: playbackItemIdOf(row.id),
+      ...toPortalItem({ ...row, runtime: row.media_info?.durationSeconds ?? null }),
       originalTitle: row.original_title,
       releaseDate: row.release_date,
       seriesId: inSeries ? row.series_id : null,

@@ -29,4 +29,14 @@ export class ScanBatchRepository {
       await this.events.insert(trx, batch.events);
     });
   }
+
+  /** One series or season item, new: a single statement, no transaction. */
+  async insertItem(row: NewItemRow): Promise<void> {
+    await this.items.insert(this.db, row);
+  }
+
+  /** One series or season item, changed. */
+  async updateItem(id: string, values: ItemPatch): Promise<void> {
+    await this.items.update(this.db, id, values);
+  }
 }

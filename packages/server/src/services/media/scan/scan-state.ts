@@ -1,7 +1,7 @@
 import type { ProbeToolStatus } from '@svc/contracts';
 import type { Clock } from '../../../platform/cache/index.js';
 import type { Logger } from '../../../platform/logger.js';
-import type { ScanRow, ScansRepository } from './scans.repository.js';
+import { zeroScanCounters, type ScanRow, type ScansRepository } from './scans.repository.js';
 
 /** A scan stopped because its instance is shutting down; it goes back to the queue. */
 export class ScanAborted extends Error {}
@@ -11,14 +11,7 @@ export class ScanAborted extends Error {}
  * the probe tools of the nodes; and what its parts share: the abort signal, the clock and the logger.
  */
 export class ScanState {
-  readonly counters = {
-    files_seen: 0,
-    files_total: 0,
-    files_skipped: 0,
-    items_added: 0,
-    items_updated: 0,
-    items_removed: 0,
-  };
+  readonly counters = zeroScanCounters();
   readonly problems: string[] = [];
   /** A source could not be scanned (walk failed, or it looked unmounted). */
   sourceFailed = false;

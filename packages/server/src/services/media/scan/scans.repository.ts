@@ -18,6 +18,25 @@ export type ScanProgress = Pick<
   | 'error'
 >;
 
+/** What a scan counts while it runs (all zero when it starts). */
+export interface ScanCounters {
+  files_seen: number;
+  files_total: number;
+  files_skipped: number;
+  items_added: number;
+  items_updated: number;
+  items_removed: number;
+}
+
+export const zeroScanCounters = (): ScanCounters => ({
+  files_seen: 0,
+  files_total: 0,
+  files_skipped: 0,
+  items_added: 0,
+  items_updated: 0,
+  items_removed: 0,
+});
+
 /** Scans and webhook scrape tasks: a queue in the database, so any media instance can run them. */
 export class ScansRepository {
   constructor(private readonly db: Kysely<MediaDatabase>) {}
@@ -206,12 +225,7 @@ export class ScansRepository {
             phase: 'walking',
             started_at: now,
             heartbeat_at: now,
-            files_seen: 0,
-            files_total: 0,
-            files_skipped: 0,
-            items_added: 0,
-            items_updated: 0,
-            items_removed: 0,
+            ...zeroScanCounters(),
             error: null,
           })
           .where('id', '=', next.id)

@@ -193,11 +193,11 @@ export class SourceWriter {
     const { counters } = this.parts.state;
     const { batches } = this.parts;
     if (existing) {
-      await batches.write({ inserts: [], updates: [item], events: [] });
+      await batches.updateItem(item.id, item.values);
       counters.items_updated += 1;
     } else {
       const row = this.newRow(item.id, item.kind, item.key, item.values);
-      await batches.write({ inserts: [row], updates: [], events: [] });
+      await batches.insertItem(row);
       counters.items_added += 1;
     }
   }
