@@ -10,7 +10,7 @@ import { dropExternalDatabase } from '../packages/server/src/platform/db/index.j
 import { encodeIdentity } from '../packages/server/src/platform/http/route-auth.js';
 import { createConfigComponent } from '../packages/server/src/services/config/config.component.js';
 import { createMediaComponent } from '../packages/server/src/services/media/media.component.js';
-import { HttpStorageGateway } from '../packages/server/src/services/media/storage-gateway.js';
+import { HttpStorageGateway } from '../packages/server/src/services/media/storage/storage-gateway.js';
 import { ADMIN } from '../packages/server/test/services/media/support/media-env.js';
 import { startFakeStorageNode } from '../packages/server/test/services/media/support/fake-storage-node.js';
 import { mediaFixtures } from '../packages/server/test/support/media-fixtures.js';

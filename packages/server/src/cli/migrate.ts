@@ -4,7 +4,7 @@ import { loadSettings } from '../platform/settings.js';
 import { runMigrations, type Migration, type ServiceDatabaseName } from '../platform/db/index.js';
 import { configMigrations } from '../services/config/migrations/index.js';
 import { userMigrations } from '../services/user/user.migrations.js';
-import { mediaMigrations } from '../services/media/media.migrations.js';
+import { mediaMigrations } from '../services/media/migrations/index.js';
 import { storageMigrations } from '../services/storage/migrations/index.js';
 
 export const SERVICE_MIGRATIONS: Record<ServiceDatabaseName, readonly Migration[]> = {

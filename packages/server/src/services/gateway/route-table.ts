@@ -1,7 +1,6 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { allEndpoints, routerPath, type EndpointDeclaration, type GatewayRule } from '@svc/contracts';
 import { AUTH_ROUTES } from './table/auth.table.js';
-import { MEDIA_ROUTES } from './table/media.table.js';
 
 export interface GatewayRouteEntry {
   methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[];
@@ -19,7 +18,6 @@ export interface GatewayRouteEntry {
 export const GATEWAY_ROUTE_TABLE: readonly GatewayRouteEntry[] = [
   ...gatewayEntries(allEndpoints),
   ...AUTH_ROUTES,
-  ...MEDIA_ROUTES,
 ];
 
 /**

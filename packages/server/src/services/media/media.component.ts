@@ -1,39 +1,48 @@
+import { registryAuditClient } from '../../platform/audit/audit-client.js';
 import type { ServiceDatabase } from '../../platform/db/index.js';
 import type { ComponentFactory, RuntimeContext } from '../../runtime/component.js';
 import { createDatabaseService } from '../shared/database-service.component.js';
-import { registerItemsRoutes } from './items.routes.js';
-import { ItemsRepository } from './items.repository.js';
-import { ItemsService } from './items.service.js';
-import { LibrariesRepository } from './libraries.repository.js';
-import { registerLibrariesRoutes } from './libraries.routes.js';
-import { LibrariesService } from './libraries.service.js';
-import { LibraryAccessResolver, type LibraryAccessSource } from './library-access.js';
-import { userServiceLibraryAccess } from './library-access.client.js';
-import type { MediaDatabase } from './media.db.js';
-import { mediaMigrations } from './media.migrations.js';
-import { MediaEventsRepository } from './media-events.repository.js';
 import { SystemSettingsRepository } from '../shared/system-settings.repository.js';
-import { registerMetadataSettingsRoutes } from './metadata-settings.routes.js';
-import { registerProtocolSettingsRoutes } from './protocol-settings.routes.js';
-import { ProtocolSettingsService } from './protocol-settings.service.js';
-import { MetadataSettingsService } from './metadata-settings.service.js';
-import { PlaybackCatalogRepository } from './playback-catalog.repository.js';
-import { PlaybackCatalogService } from './playback-catalog.service.js';
-import { registerPlaybackRoutes } from './playback.routes.js';
-import { PortalRepository } from './portal.repository.js';
-import { registerPortalRoutes } from './portal.routes.js';
-import { PortalService } from './portal.service.js';
-import { ScanRunner } from './scan-runner.js';
-import { ScanService } from './scan.service.js';
-import { ScanExecution } from './scanner.js';
-import { ScansRepository } from './scans.repository.js';
-import { registerSetupFactsRoutes } from './setup-facts.routes.js';
-import { HttpStorageGateway, type StorageGateway } from './storage-gateway.js';
-import { UserItemDataRepository } from './user-item-data.repository.js';
-import { registerWebhookRoutes } from './webhook.routes.js';
-import { WebhookService } from './webhook.service.js';
-import { registryAuditClient } from '../../platform/audit/audit-client.js';
-import { setupOutboundWebhooks, type OutboundWebhookOptions } from './outbound-webhooks/setup.js';
+import { MediaEventsRepository } from './events/media-events.repository.js';
+import { ItemsRepository } from './items/items.repository.js';
+import { registerItemsRoutes } from './items/items.routes.js';
+import { ItemsService } from './items/items.service.js';
+import { LibrariesRepository } from './libraries/libraries.repository.js';
+import { registerLibrariesRoutes } from './libraries/libraries.routes.js';
+import { LibrariesService } from './libraries/libraries.service.js';
+import { LibraryAccessResolver, type LibraryAccessSource } from './libraries/library-access.js';
+import { userServiceLibraryAccess } from './libraries/library-access.client.js';
+import type { MediaDatabase } from './media.db.js';
+import { registerMetadataSettingsRoutes } from './metadata/metadata-settings.routes.js';
+import { MetadataSettingsService } from './metadata/metadata-settings.service.js';
+import { mediaMigrations } from './migrations/index.js';
+import { PlaybackCatalogRepository } from './playback/playback-catalog.repository.js';
+import { PlaybackCatalogService } from './playback/playback-catalog.service.js';
+import { registerPlaybackRoutes } from './playback/playback.routes.js';
+import { UserItemDataRepository } from './playback/user-item-data.repository.js';
+import { PortalRepository } from './portal/portal.repository.js';
+import { registerPortalRoutes } from './portal/portal.routes.js';
+import { PortalService } from './portal/portal.service.js';
+import { registerProtocolSettingsRoutes } from './protocol-settings/protocol-settings.routes.js';
+import { ProtocolSettingsService } from './protocol-settings/protocol-settings.service.js';
+import { ScanBatchRepository } from './scan/scan-batch.repository.js';
+import { ScanExecution } from './scan/scan-execution.js';
+import { ScanRunner } from './scan/scan-runner.js';
+import { registerScanRoutes } from './scan/scan.routes.js';
+import { ScanService } from './scan/scan.service.js';
+import { ScansRepository } from './scan/scans.repository.js';
+import { HttpStorageGateway, type StorageGateway } from './storage/storage-gateway.js';
+import { registerWebhookRoutes } from './webhooks/inbound/webhook.routes.js';
+import { WebhookService } from './webhooks/inbound/webhook.service.js';
+import { DeliveryWorker } from './webhooks/outbound/delivery-worker.js';
+import {
+  registerOutboundWebhookTasks,
+  type OutboundWebhookOptions,
+} from './webhooks/outbound/outbound-webhook-tasks.js';
+import { OutboundWebhooksRepository } from './webhooks/outbound/outbound-webhooks.repository.js';
+import { registerOutboundWebhookRoutes } from './webhooks/outbound/outbound-webhooks.routes.js';
+import { OutboundWebhooksService } from './webhooks/outbound/outbound-webhooks.service.js';
+import { SafeHttpClient } from './webhooks/outbound/safe-http-client.js';
 
 export interface MediaComponentOptions {
   /** The storage nodes' API (default: over HTTP, found through the registry). */
@@ -56,11 +65,15 @@ export interface MediaParts {
   userData: UserItemDataRepository;
 }
 
-/** Media service (18083): libraries, items and metadata, scans, webhooks, protocol server info. */
+/**
+ * Media service (18083): libraries, items and metadata, scans, webhooks, protocol server info. The one
+ * place that builds its parts: repositories (the only code with SQL), then the services over them, then
+ * the routes (each given the one service it serves) and the scheduled tasks.
+ */
 export function mediaComponentFactory(options: MediaComponentOptions = {}): ComponentFactory {
   return async (context) => {
     let runner: ScanRunner | undefined;
-    let outbound: { close(): Promise<void> } | undefined;
+    let httpClient: SafeHttpClient | undefined;
     const component = await createDatabaseService<MediaDatabase>(context, {
       component: 'media',
       service: 'svc-media',
@@ -69,35 +82,44 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
       port: context.settings.ports.media,
       setup: ({ app, database, scheduler }) => {
         const { db } = database;
+        const { clock, registry, serviceToken } = context;
         const logger = context.logger.child({ component: 'media' });
-        const storage =
-          options.storage?.(context) ??
-          new HttpStorageGateway({ registry: context.registry, serviceToken: context.serviceToken });
-        const settingsRepository = new SystemSettingsRepository(db);
-        const libraries = new LibrariesRepository(db);
-        const items = new ItemsRepository(db);
-        const scans = new ScansRepository(db);
-        const events = new MediaEventsRepository(db);
-        const userData = new UserItemDataRepository(db);
-        const metadata = new MetadataSettingsService(settingsRepository, context.clock);
+        const storage = options.storage?.(context) ?? new HttpStorageGateway({ registry, serviceToken });
         const audit = registryAuditClient({ ...context, logger });
+        const access = new LibraryAccessResolver(
+          options.libraryAccess ?? userServiceLibraryAccess({ registry, serviceToken }),
+        );
 
+        // Repositories.
+        const settingsRepository = new SystemSettingsRepository(db);
+        const libraryRepository = new LibrariesRepository(db);
+        const itemRepository = new ItemsRepository(db);
+        const scanRepository = new ScansRepository(db);
+        const events = new MediaEventsRepository(db);
+        const batches = new ScanBatchRepository(db, itemRepository, events);
+        const userData = new UserItemDataRepository(db);
+        const catalogRepository = new PlaybackCatalogRepository(db);
+        const portalRepository = new PortalRepository(db);
+        const webhookRepository = new OutboundWebhooksRepository(db);
+
+        // Services, and the workers behind them.
+        const metadata = new MetadataSettingsService(settingsRepository, clock);
         const scanRunner = new ScanRunner({
-          scans,
-          clock: context.clock,
+          scans: scanRepository,
+          clock,
           logger,
           maxParallel: options.maxParallelScans,
           execute: (scan, signal) =>
             new ScanExecution(
               {
-                db,
-                libraries,
-                items,
-                scans,
+                libraries: libraryRepository,
+                items: itemRepository,
+                scans: scanRepository,
                 events,
+                batches,
                 storage,
                 provider: () => metadata.provider(),
-                clock: context.clock,
+                clock,
                 logger,
               },
               scan,
@@ -105,62 +127,67 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
             ).run(),
         });
         runner = scanRunner;
-
-        const itemsService = new ItemsService(items, libraries, storage);
-        const scanService = new ScanService(libraries, scans, scanRunner, context.clock);
-        registerLibrariesRoutes(app, {
-          libraries: new LibrariesService(libraries, scans, storage, context.clock, scanService),
-          items: itemsService,
-          scans: scanService,
-          audit,
-        });
-        registerItemsRoutes(app, itemsService);
-        registerSetupFactsRoutes(app, scans);
-        registerWebhookRoutes(
-          app,
-          new WebhookService(settingsRepository, libraries, scans, scanRunner, context.clock),
-          audit,
+        const scans = new ScanService(libraryRepository, scanRepository, scanRunner, clock);
+        const libraries = new LibrariesService(libraryRepository, scanRepository, storage, clock, scans);
+        const items = new ItemsService(itemRepository, libraryRepository, storage);
+        const inbound = new WebhookService(
+          settingsRepository,
+          libraryRepository,
+          scanRepository,
+          scanRunner,
+          clock,
         );
+        const protocol = new ProtocolSettingsService(settingsRepository, () => new Date(clock.now()));
+        const catalog = new PlaybackCatalogService(catalogRepository, userData, items, clock, access);
+        const portal = new PortalService(
+          portalRepository,
+          catalogRepository,
+          libraryRepository,
+          itemRepository,
+          items,
+          access,
+        );
+        const outboundOptions = options.outboundWebhooks ?? {};
+        httpClient = new SafeHttpClient(outboundOptions.http);
+        const deliveries = new DeliveryWorker(
+          {
+            repository: webhookRepository,
+            events,
+            client: httpClient,
+            clock,
+            logger: logger.child({ part: 'outbound-webhooks' }),
+          },
+          outboundOptions,
+        );
+        const outbound = new OutboundWebhooksService(webhookRepository, libraryRepository, deliveries, clock);
+
+        // Routes.
+        registerLibrariesRoutes(app, libraries, audit);
+        registerItemsRoutes(app, items);
+        registerScanRoutes(app, scans, audit);
+        registerWebhookRoutes(app, inbound, audit);
         registerMetadataSettingsRoutes(app, metadata, audit);
-        registerProtocolSettingsRoutes(
-          app,
-          new ProtocolSettingsService(settingsRepository, () => new Date(context.clock.now())),
-          audit,
-        );
-        const catalog = new PlaybackCatalogRepository(db);
-        const access = new LibraryAccessResolver(
-          options.libraryAccess ??
-            userServiceLibraryAccess({ registry: context.registry, serviceToken: context.serviceToken }),
-        );
-        registerPlaybackRoutes(
-          app,
-          new PlaybackCatalogService(catalog, userData, itemsService, context.clock, access),
-        );
-        registerPortalRoutes(
-          app,
-          new PortalService(new PortalRepository(db), catalog, libraries, items, itemsService, access),
-        );
+        registerProtocolSettingsRoutes(app, protocol, audit);
+        registerPlaybackRoutes(app, catalog);
+        registerPortalRoutes(app, portal);
+        registerOutboundWebhookRoutes(app, outbound, audit);
 
-        outbound = setupOutboundWebhooks({
-          app,
-          scheduler,
-          db,
-          libraries,
-          events,
-          clock: context.clock,
-          logger,
-          audit,
-          options: options.outboundWebhooks,
-        });
-
-        options.expose?.({ database, events, items, scans, userData });
-
-        // Picks up scans queued by other instances and fails the scans of instances that died.
+        // Scheduled tasks. The scan queue: picks up scans queued by other instances and fails the scans of
+        // instances that died.
         scheduler.register({
           name: 'media.scan-queue',
           schedule: { everyMs: 5_000 },
           exclusive: false,
           run: () => scanRunner.sweep(),
+        });
+        registerOutboundWebhookTasks(scheduler, deliveries, outboundOptions);
+
+        options.expose?.({
+          database,
+          events,
+          items: itemRepository,
+          scans: scanRepository,
+          userData,
         });
       },
     });
@@ -174,7 +201,8 @@ export function mediaComponentFactory(options: MediaComponentOptions = {}): Comp
       stop: async () => {
         await runner?.stop();
         await stop?.();
-        await outbound?.close();
+        // Closed after the scheduler stopped (the component's stop), so no attempt meets a closed client.
+        await httpClient?.close();
       },
     };
   };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { planLibrary, type FileRef } from '../../../src/services/media/library-layout.js';
-import { compileReplacePath, webhookInput } from '../../../src/services/media/webhook.service.js';
-import { scanScope } from '../../../src/services/media/scan-scope.js';
+import { planLibrary, type FileRef } from '../../../src/services/media/scan/library-layout.js';
+import { compileReplacePath, webhookInput } from '../../../src/services/media/webhooks/inbound/webhook.service.js';
+import { scanScope } from '../../../src/services/media/scan/scan-scope.js';
 
 const files = (...paths: string[]): FileRef[] =>
   paths.map((path) => ({ path, size: 10, mtime: '2024-01-01T00:00:00.000Z' }));

@@ -16,7 +16,7 @@ import type {
 import {
   toEventPayload,
   type MediaEventPayload,
-} from '../../../src/services/media/media-events.repository.js';
+} from '../../../src/services/media/events/media-events.repository.js';
 import { installBackends } from '../../support/install-backends.js';
 import type { FixtureEpisode, FixtureMovie } from '../../support/media-fixtures.js';
 import { SETTINGS_ONLY, startMediaTestEnv, type MediaTestEnv } from './support/media-env.js';

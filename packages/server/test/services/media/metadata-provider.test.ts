@@ -3,7 +3,7 @@ import {
   HttpMetadataProvider,
   ProviderError,
   retryAfterMs,
-} from '../../../src/services/media/metadata-provider.js';
+} from '../../../src/services/media/metadata/metadata-provider.js';
 import { startFakeTmdb, type FakeTmdb } from './support/fake-tmdb.js';
 
 const containsInvalidKey = expect.stringContaining('Invalid API key') as unknown as string;

@@ -7,7 +7,7 @@ import {
   parseSeasonFolder,
   parseSubtitleSuffix,
   parseTitle,
-} from '../../../src/services/media/naming.js';
+} from '../../../src/services/media/metadata/naming.js';
 
 describe('movie names', () => {
   it.each([

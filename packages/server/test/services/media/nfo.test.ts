@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseNfo } from '../../../src/services/media/nfo.js';
+import { parseNfo } from '../../../src/services/media/metadata/nfo.js';
 
 describe('Kodi .nfo files', () => {
   it('reads a movie nfo with uniqueid, entities and the premiere date', () => {

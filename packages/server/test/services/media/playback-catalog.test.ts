@@ -12,7 +12,7 @@ import type {
   PlaybackUserDataUpdate,
   PlaybackViewsResponse,
 } from '@svc/contracts';
-import type { NewItemRow } from '../../../src/services/media/items.repository.js';
+import type { NewItemRow } from '../../../src/services/media/items/items.repository.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startMediaTestEnv, type MediaTestEnv } from './support/media-env.js';
 

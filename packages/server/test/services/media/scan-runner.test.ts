@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { systemClock } from '../../../src/platform/cache/index.js';
-import { ScanRunner } from '../../../src/services/media/scan-runner.js';
-import { ScanAborted } from '../../../src/services/media/scanner.js';
-import type { ScanRow, ScansRepository } from '../../../src/services/media/scans.repository.js';
+import { ScanRunner } from '../../../src/services/media/scan/scan-runner.js';
+import { ScanAborted } from '../../../src/services/media/scan/scan-state.js';
+import type { ScanRow, ScansRepository } from '../../../src/services/media/scan/scans.repository.js';
 import { quietLogger } from '../../support/databases.js';
 import { waitUntil } from '../../support/wait.js';
 

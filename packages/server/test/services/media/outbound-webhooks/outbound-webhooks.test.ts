@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { installBackends } from '../../../support/install-backends.js';
 import { call } from '../../../support/playback-install.js';
 import { waitFor } from '../../../support/runtime.js';
-import { systemResolver } from '../../../../src/services/media/outbound-webhooks/safe-http-client.js';
+import { systemResolver } from '../../../../src/services/media/webhooks/outbound/safe-http-client.js';
 import { startReceiver, type Receiver } from './receiver.js';
 import { startWebhookInstall, type WebhookInstall } from './webhook-install.js';
 

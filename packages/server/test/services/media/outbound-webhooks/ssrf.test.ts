@@ -4,7 +4,7 @@ import {
   SafeHttpClient,
   systemResolver,
   type Resolver,
-} from '../../../../src/services/media/outbound-webhooks/safe-http-client.js';
+} from '../../../../src/services/media/webhooks/outbound/safe-http-client.js';
 import { startReceiver, type Receiver } from './receiver.js';
 
 /** Names the tests resolve themselves; everything else goes to the system resolver (localhost). */

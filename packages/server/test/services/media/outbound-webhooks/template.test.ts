@@ -6,15 +6,15 @@ import {
   OUTBOUND_WEBHOOK_VARIABLES,
   maskOutboundWebhookUrl,
 } from '@svc/contracts';
-import type { MediaEventPayload } from '../../../../src/services/media/media-events.repository.js';
-import { buildRequest } from '../../../../src/services/media/outbound-webhooks/request-builder.js';
+import type { MediaEventPayload } from '../../../../src/services/media/events/media-events.repository.js';
+import { buildRequest } from '../../../../src/services/media/webhooks/outbound/request-builder.js';
 import {
   bodyContext,
   renderTemplate,
   sampleEvent,
   unknownVariables,
   variableValue,
-} from '../../../../src/services/media/outbound-webhooks/template.js';
+} from '../../../../src/services/media/webhooks/outbound/template.js';
 
 const tricky = 'He said "hi" \\ & left\n\t— 100% <b>ünï</b> 🎬';
 const event: MediaEventPayload = {

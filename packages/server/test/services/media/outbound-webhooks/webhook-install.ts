@@ -3,8 +3,8 @@ import { createConfigComponent } from '../../../../src/services/config/config.co
 import { createFrontendComponent } from '../../../../src/services/frontend/frontend.component.js';
 import { createGatewayComponent } from '../../../../src/services/gateway/gateway.component.js';
 import { mediaComponentFactory, type MediaParts } from '../../../../src/services/media/media.component.js';
-import type { NewMediaEvent } from '../../../../src/services/media/media-events.repository.js';
-import type { OutboundWebhookOptions } from '../../../../src/services/media/outbound-webhooks/setup.js';
+import type { NewMediaEvent } from '../../../../src/services/media/events/media-events.repository.js';
+import type { OutboundWebhookOptions } from '../../../../src/services/media/webhooks/outbound/outbound-webhook-tasks.js';
 import { createStorageComponent } from '../../../../src/services/storage/storage.component.js';
 import { createUserComponent } from '../../../../src/services/user/user.component.js';
 import type { InstallBackend } from '../../../support/install-backends.js';

@@ -1,0 +1,105 @@
+import { posix } from 'node:path';
+import type { FastifyReply } from 'fastify';
+import type { ImageType, ListItemsQuery, ListItemsResponse, MediaItemDetail } from '@svc/contracts';
+import { AppError, notFound } from '../../../platform/http/errors.js';
+import type { ItemsRepository } from './items.repository.js';
+import type { LibrariesRepository } from '../libraries/libraries.repository.js';
+import { toItemSummary } from './media-mappers.js';
+import { StorageNotFoundError, StorageUnavailableError, type StorageGateway } from '../storage/storage-gateway.js';
+
+const IMAGE_TYPES: Record<string, string> = {
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  png: 'image/png',
+  webp: 'image/webp',
+};
+
+/** Headers of the storage node's answer that are passed on with an image. */
+const PASSED_HEADERS = ['content-length', 'content-range', 'accept-ranges', 'last-modified', 'etag'];
+
+/** Items of the libraries: listing, detail and local artwork. */
+export class ItemsService {
+  constructor(
+    private readonly items: ItemsRepository,
+    private readonly libraries: LibrariesRepository,
+    private readonly storage: StorageGateway,
+  ) {}
+
+  async list(libraryId: string, query: ListItemsQuery): Promise<ListItemsResponse> {
+    if (!(await this.libraries.get(libraryId))) throw notFound('library');
+    const { rows, total } = await this.items.list(libraryId, query);
+    return { items: rows.map(toItemSummary), total, page: query.page, pageSize: query.pageSize };
+  }
+
+  async get(id: string): Promise<MediaItemDetail> {
+    const row = await this.items.get(id);
+    if (!row) throw notFound('item');
+    const above = [...new Set([row.series_id, row.parent_id])].filter(
+      (id): id is string => id !== null && id !== row.id,
+    );
+    const [library, sources, children, ancestors] = await Promise.all([
+      this.libraries.get(row.library_id),
+      this.libraries.sourcesOf([row.library_id]),
+      row.kind === 'series' || row.kind === 'season' ? this.items.children(row.id) : Promise.resolve([]),
+      Promise.all(above.map((ancestorId) => this.items.get(ancestorId))),
+    ]);
+    const source = sources.find((candidate) => candidate.id === row.source_id);
+    const isFile = row.kind === 'movie' || row.kind === 'episode';
+    return {
+      ...toItemSummary(row),
+      library: { id: row.library_id, name: library?.name ?? '' },
+      overview: row.overview,
+      path: row.path,
+      file:
+        isFile && source
+          ? {
+              nodeId: source.node_id,
+              mountId: source.mount_id,
+              path: row.path,
+              size: row.file_size,
+              mtime: row.file_mtime?.toISOString() ?? null,
+            }
+          : null,
+      mediaInfo: row.media_info,
+      subtitles: row.subtitles,
+      children: children.map(toItemSummary),
+      ancestors: ancestors
+        .filter((ancestor) => ancestor !== undefined)
+        .map((ancestor) => ({ id: ancestor.id, kind: ancestor.kind, title: ancestor.title })),
+    };
+  }
+
+  /** Streams a local artwork file of an item from its storage node (a Range header is passed on). */
+  async sendImage(
+    id: string,
+    type: ImageType,
+    range: string | undefined,
+    reply: FastifyReply,
+  ): Promise<FastifyReply> {
+    const row = await this.items.get(id);
+    if (!row) throw notFound('item');
+    const image = row.images[type];
+    if (!image) throw notFound(`${type} image`);
+    const source = (await this.libraries.sourcesOf([row.library_id])).find((s) => s.id === row.source_id);
+    if (!source) throw notFound(`${type} image`);
+    let file;
+    try {
+      file = await this.storage.openFile(source.node_id, source.mount_id, image.path, { range });
+    } catch (error) {
+      if (error instanceof StorageNotFoundError) throw notFound(`${type} image`);
+      if (error instanceof StorageUnavailableError) {
+        throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `storage node ${source.node_id} is not available`);
+      }
+      throw error;
+    }
+    const ext = posix.extname(image.path).slice(1).toLowerCase();
+    reply.status(file.statusCode === 206 ? 206 : 200);
+    reply.header('content-type', IMAGE_TYPES[ext] ?? 'application/octet-stream');
+    for (const name of PASSED_HEADERS) {
+      const value = file.headers[name];
+      if (value !== undefined) reply.header(name, value);
+    }
+    reply.header('cache-control', 'private, max-age=3600');
+    return reply.send(file.body);
+  }
+}
