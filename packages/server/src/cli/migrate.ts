@@ -3,7 +3,7 @@ import { createLogger } from '../platform/logger.js';
 import { loadSettings } from '../platform/settings.js';
 import { runMigrations, type Migration, type ServiceDatabaseName } from '../platform/db/index.js';
 import { configMigrations } from '../services/config/config.migrations.js';
-import { userMigrations } from '../services/user/user.migrations.js';
+import { userMigrations } from '../services/user/migrations/index.js';
 import { mediaMigrations } from '../services/media/media.migrations.js';
 import { storageMigrations } from '../services/storage/storage.migrations.js';
 

@@ -1,13 +1,13 @@
 import { ACTIVITY_BATCH_MAX_BYTES, endpoints } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
 import { serve } from '../../platform/http/endpoint-route.js';
-import type { AccessPolicyService } from './access-policy.service.js';
-import type { ActivityLogService } from './activity-log.service.js';
-import type { AuditService } from './audit.service.js';
-import { retryAfter } from './auth.routes.js';
-import type { AuthService } from './auth.service.js';
-import type { DashboardService } from './dashboard.service.js';
-import type { PlaybackAuthService } from './playback-auth.service.js';
+import type { AccessPolicyService } from './playback-access/access-policy.service.js';
+import type { ActivityLogService } from './activity/activity-log.service.js';
+import type { AuditService } from './audit/audit.service.js';
+import { retryAfter } from './auth/auth.routes.js';
+import type { AuthService } from './auth/auth.service.js';
+import type { DashboardService } from './activity/dashboard.service.js';
+import type { PlaybackAuthService } from './auth/playback-auth.service.js';
 
 /** Service-to-service routes (service token only; never routed by the gateway). */
 export function registerInternalRoutes(

@@ -2,13 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
 import type { ServiceDatabase } from '../../../../src/platform/db/index.js';
-import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
 import {
   ReportsRepository,
   type EventFilter,
 } from '../../../../src/services/user/reports/reports.repository.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { testBackends } from '../../../support/databases.js';
 import { refPlatform } from './reference.js';
 import { activityRow } from './activity-row.js';

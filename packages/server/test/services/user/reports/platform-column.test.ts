@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceDatabase } from '../../../../src/platform/db/index.js';
-import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
 import { ReportsRepository } from '../../../../src/services/user/reports/reports.repository.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { testBackends } from '../../../support/databases.js';
 import { activityRow } from './activity-row.js';
 

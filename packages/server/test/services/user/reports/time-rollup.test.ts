@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
 import { runMigrations, type ServiceDatabase } from '../../../../src/platform/db/index.js';
-import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
 import { ActivityRetentionRepository } from '../../../../src/services/user/reports/retention.repository.js';
 import {
   ReportsRepository,
@@ -11,7 +11,7 @@ import {
 } from '../../../../src/services/user/reports/reports.repository.js';
 import { timeRowsIn, type TimeRollupLevel } from '../../../../src/services/user/reports/time-rollup-sql.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { testBackends } from '../../../support/databases.js';
 import { refDate, refHour } from './reference.js';
 import { activityRow, legacyActivityRow } from './activity-row.js';
