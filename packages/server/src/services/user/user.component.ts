@@ -30,7 +30,7 @@ import { userMigrations } from './migrations/index.js';
 import { registerAccessRoutes } from './playback-access/access.routes.js';
 import { AccessPolicyService } from './playback-access/access-policy.service.js';
 import { HttpNodeDirectory, type NodeDirectory } from './playback-access/node-directory.js';
-import { ReportsRepository } from './reports/reports.repository.js';
+import { reportRepositories } from './reports/reports.repository.js';
 import { registerReportRoutes } from './reports/reports.routes.js';
 import { ReportsService } from './reports/reports.service.js';
 import { ActivityRetentionRepository } from './reports/retention.repository.js';
@@ -117,7 +117,7 @@ export function createUserServices(parts: {
     activity: new ActivityLogService({ transact, activity, clock, logger }),
     webPlayback: new WebPlaybackService({ accounts, settings, transact, clock }),
     dashboard: new DashboardService(new ActiveSessionsRepository(db), clock, accounts),
-    reports: new ReportsService(new ReportsRepository(db, backend), clock),
+    reports: new ReportsService(reportRepositories(db, backend), clock),
     retention: new RetentionService({
       accounts,
       settings,

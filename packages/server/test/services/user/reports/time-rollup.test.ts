@@ -6,7 +6,7 @@ import { runMigrations, type ServiceDatabase } from '../../../../src/platform/db
 import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
 import { ActivityRetentionRepository } from '../../../../src/services/user/reports/retention.repository.js';
 import {
-  ReportsRepository,
+  reportRepositories,
   type EventFilter,
 } from '../../../../src/services/user/reports/reports.repository.js';
 import { timeRowsIn, type TimeRollupLevel } from '../../../../src/services/user/reports/time-rollup-sql.js';
@@ -277,7 +277,7 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
   });
 
   it('gives rows that sum exactly to any window, per hour and per day, with every filter', async () => {
-    const reports = new ReportsRepository(database.db, backend.label);
+    const reports = reportRepositories(database.db, backend.label);
     const windows: [number, number][] = [
       [MIDNIGHT - DAY, MIDNIGHT + DAY], // whole days
       [MIDNIGHT, MIDNIGHT + 3 * DAY], // whole days to the end of the log
@@ -327,7 +327,7 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
             );
             expect(actual, `${level} ${label}`).toEqual(expected);
           }
-          const totals = await reports.windowTotals(database.db, filter);
+          const totals = await reports.timeSeries.windowTotals(database.db, filter);
           expect(totals, label).toEqual({
             users: new Set(events.map((ev) => ev.userId)).size,
             plays: events.filter((ev) => ev.eventType === 'start').length,
