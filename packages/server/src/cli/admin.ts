@@ -5,10 +5,10 @@ import { runMigrations } from '../platform/db/index.js';
 import { AppError } from '../platform/http/errors.js';
 import { createLogger } from '../platform/logger.js';
 import { loadSettings } from '../platform/settings.js';
-import { PasswordHasher } from '../services/user/password-hasher.js';
-import { SetupService } from '../services/user/setup.service.js';
+import { PasswordHasher } from '../services/user/auth/password-hasher.js';
+import { SetupService } from '../services/user/accounts/setup.service.js';
 import type { UserDatabase } from '../services/user/user.db.js';
-import { userMigrations } from '../services/user/user.migrations.js';
+import { userMigrations } from '../services/user/migrations/index.js';
 import { transactor, userRepositories } from '../services/user/user-repositories.js';
 
 const USAGE = 'usage: svc admin create --username NAME [--display-name NAME] [--password-stdin]';

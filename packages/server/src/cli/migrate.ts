@@ -3,7 +3,7 @@ import { createLogger } from '../platform/logger.js';
 import { loadSettings } from '../platform/settings.js';
 import { runMigrations, type Migration, type ServiceDatabaseName } from '../platform/db/index.js';
 import { configMigrations } from '../services/config/migrations/index.js';
-import { userMigrations } from '../services/user/user.migrations.js';
+import { userMigrations } from '../services/user/migrations/index.js';
 import { mediaMigrations } from '../services/media/migrations/index.js';
 import { storageMigrations } from '../services/storage/migrations/index.js';
 

@@ -1,6 +1,5 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { allEndpoints, routerPath, type EndpointDeclaration, type GatewayRule } from '@svc/contracts';
-import { AUTH_ROUTES } from './table/auth.table.js';
 
 export interface GatewayRouteEntry {
   methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[];
@@ -13,12 +12,10 @@ export interface GatewayRouteEntry {
  * Every route of the public API with the rule the gateway enforces before forwarding. A request that
  * matches no entry is answered 404 here and never reaches a service; service-to-service routes
  * (`/api/<service>/internal/...`, the registry) are deliberately absent. The route audit test checks
- * this table against the routes the services declare. Each service's part lives in table/.
+ * this table against the routes the services serve. It is derived from the endpoint declarations
+ * (packages/contracts/src/endpoints), never written by hand.
  */
-export const GATEWAY_ROUTE_TABLE: readonly GatewayRouteEntry[] = [
-  ...gatewayEntries(allEndpoints),
-  ...AUTH_ROUTES,
-];
+export const GATEWAY_ROUTE_TABLE: readonly GatewayRouteEntry[] = gatewayEntries(allEndpoints);
 
 /**
  * The gateway's entries of the declared endpoints: every endpoint whose rule is a gateway rule, and the routes

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { identityOf } from '../../platform/http/route-auth.js';
-import type { Actor } from './actor.js';
+import type { Actor } from './accounts/actor.js';
 
 export { identityOf };
 

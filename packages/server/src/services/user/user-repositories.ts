@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import { AccessPolicyRepository } from './access-policy.repository.js';
-import { ActivityLogRepository } from './activity-log.repository.js';
-import { AccountsRepository } from './accounts.repository.js';
-import { AuditRepository } from './audit.repository.js';
+import { AccessPolicyRepository } from './playback-access/access-policy.repository.js';
+import { ActivityLogRepository } from './activity/activity-log.repository.js';
+import { AccountsRepository } from './accounts/accounts.repository.js';
+import { AuditRepository } from './audit/audit.repository.js';
+import { BrandingLockRepository } from './branding/branding.repository.js';
 import { SystemSettingsRepository } from '../shared/system-settings.repository.js';
-import { TokensRepository } from './tokens.repository.js';
-import { TrafficUsageRepository } from './traffic-usage.repository.js';
+import { TokensRepository } from './tokens/tokens.repository.js';
+import { TrafficUsageRepository } from './quota/traffic-usage.repository.js';
 import type { UserDatabase } from './user.db.js';
 
 /** The public surface of a class, so tests can hand a service a fake. */
@@ -39,4 +40,16 @@ export function userRepositories(db: Kysely<UserDatabase>): UserRepositories {
 
 export function transactor(db: Kysely<UserDatabase>): Transactor {
   return (work) => db.transaction().execute((trx) => work(userRepositories(trx)));
+}
+
+/** A transaction that also takes the branding row's lock (logo and system name changes). */
+export type BrandingTransactor = <T>(
+  work: (repositories: UserRepositories & { branding: BrandingLockRepository }) => Promise<T>,
+) => Promise<T>;
+
+export function brandingTransactor(db: Kysely<UserDatabase>): BrandingTransactor {
+  return (work) =>
+    db
+      .transaction()
+      .execute((trx) => work({ ...userRepositories(trx), branding: new BrandingLockRepository(trx) }));
 }

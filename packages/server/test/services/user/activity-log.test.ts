@@ -9,12 +9,12 @@ import type { ServiceDatabase } from '../../../src/platform/db/index.js';
 import { createServer, type AppServer } from '../../../src/platform/http/create-server.js';
 import { SERVICE_TOKEN_HEADER } from '../../../src/platform/service-token.js';
 import { registerInternalRoutes } from '../../../src/services/user/internal.routes.js';
-import { PasswordHasher } from '../../../src/services/user/password-hasher.js';
+import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../src/services/user/user.migrations.js';
-import { createUserServices, type UserServices } from '../../../src/services/user/user-services.js';
+import { userMigrations } from '../../../src/services/user/migrations/index.js';
+import { createUserServices, type UserServices } from '../../../src/services/user/user.component.js';
 import { testBackends } from '../../support/databases.js';
-import { FakeNodeDirectory } from './fakes.js';
+import { FakeNodeDirectory, FakeUploadedImages } from './fakes.js';
 import { ManualClock } from './support.js';
 
 const anyNumber = expect.any(Number) as unknown as number;
@@ -92,10 +92,11 @@ describe.each(testBackends())('activity log on $label', (backend) => {
     );
     const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 });
     services = createUserServices({
-      db: database.db,
+      database,
       cache: new MemoryCache(clock),
       clock,
       logger,
+      uploads: new FakeUploadedImages(),
       directory: new FakeNodeDirectory({}),
       hasher,
     });

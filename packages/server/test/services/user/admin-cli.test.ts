@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runAdmin } from '../../../src/cli/admin.js';
 import { openServiceDatabase } from '../../../src/platform/db/index.js';
 import { createLogger } from '../../../src/platform/logger.js';
-import { PasswordHasher } from '../../../src/services/user/password-hasher.js';
+import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
 import { installBackends } from '../../support/install-backends.js';
 

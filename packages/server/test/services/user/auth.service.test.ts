@@ -2,10 +2,10 @@ import { describe, expect, it, vi } from 'vitest';
 import { ALL_PERMISSIONS, type Identity } from '@svc/contracts';
 import { MemoryCache } from '../../../src/platform/cache/index.js';
 import { AppError } from '../../../src/platform/http/errors.js';
-import { AuthService, LoginLockedError } from '../../../src/services/user/auth.service.js';
-import { tokenHash } from '../../../src/services/user/auth-tokens.js';
-import { LoginLock } from '../../../src/services/user/login-lock.js';
-import { PasswordHasher } from '../../../src/services/user/password-hasher.js';
+import { AuthService, LoginLockedError } from '../../../src/services/user/auth/auth.service.js';
+import { tokenHash } from '../../../src/services/user/tokens/auth-tokens.js';
+import { LoginLock } from '../../../src/services/user/auth/login-lock.js';
+import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import { FakeStore } from './fakes.js';
 import { ManualClock } from './support.js';
 

@@ -1,9 +1,21 @@
 import type { LibraryAccess, NodeAccess, Quotas } from '@svc/contracts';
-import type { NewUser, UserChanges, UserRow } from '../../../src/services/user/accounts.repository.js';
-import type { NewActivityRow } from '../../../src/services/user/activity-log.repository.js';
-import type { AuditRow, NewAuditRecord } from '../../../src/services/user/audit.repository.js';
-import type { NodeDirectory, DirectoryServiceType } from '../../../src/services/user/node-directory.js';
-import type { NewToken, TokenRow } from '../../../src/services/user/tokens.repository.js';
+import type {
+  NewUser,
+  UserChanges,
+  UserRow,
+} from '../../../src/services/user/accounts/accounts.repository.js';
+import type { NewActivityRow } from '../../../src/services/user/activity/activity-log.repository.js';
+import type { AuditRow, NewAuditRecord } from '../../../src/services/user/audit/audit.repository.js';
+import {
+  uploadNotFound,
+  type UploadedImage,
+  type UploadedImages,
+} from '../../../src/services/user/branding/logo-uploads.client.js';
+import type {
+  NodeDirectory,
+  DirectoryServiceType,
+} from '../../../src/services/user/playback-access/node-directory.js';
+import type { NewToken, TokenRow } from '../../../src/services/user/tokens/tokens.repository.js';
 import type { Transactor, UserRepositories } from '../../../src/services/user/user-repositories.js';
 
 /**
@@ -270,5 +282,18 @@ export class FakeNodeDirectory implements NodeDirectory {
   async find(ids: string[]) {
     this.asked.push(ids);
     return ids.filter((id) => id in this.nodes).map((id) => ({ nodeId: id, serviceType: this.nodes[id]! }));
+  }
+}
+
+/** Uploaded images kept in memory, as the config service keeps them until a logo is saved. */
+export class FakeUploadedImages implements UploadedImages {
+  readonly uploads = new Map<string, UploadedImage>();
+  async fetch(uploadId: string): Promise<UploadedImage> {
+    const found = this.uploads.get(uploadId);
+    if (!found) throw uploadNotFound(uploadId);
+    return found;
+  }
+  async discard(uploadId: string): Promise<void> {
+    this.uploads.delete(uploadId);
   }
 }

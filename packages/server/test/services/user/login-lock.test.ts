@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createCache, MemoryCache, type Cache } from '../../../src/platform/cache/index.js';
 import { createLogger } from '../../../src/platform/logger.js';
-import { LOGIN_LOCK, LoginLock } from '../../../src/services/user/login-lock.js';
+import { LOGIN_LOCK, LoginLock } from '../../../src/services/user/auth/login-lock.js';
 import { ManualClock } from './support.js';
 
 const IP = '198.51.100.7';

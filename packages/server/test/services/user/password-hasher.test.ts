@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PasswordHasher, SCRYPT_PARAMS } from '../../../src/services/user/password-hasher.js';
+import { PasswordHasher, SCRYPT_PARAMS } from '../../../src/services/user/auth/password-hasher.js';
 
 describe('password hashing', () => {
   it('uses scrypt N=2^15, r=8, p=1 with a 16-byte salt in the documented encoding', async () => {

@@ -6,15 +6,15 @@ import { AUTH_REVOKED_CHANNEL, type Identity, type PlaybackLoginResponse } from 
 import { MemoryCache } from '../../../src/platform/cache/index.js';
 import { createConfigComponent } from '../../../src/services/config/config.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
-import { PasswordHasher } from '../../../src/services/user/password-hasher.js';
+import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../src/services/user/user.migrations.js';
-import { createUserServices } from '../../../src/services/user/user-services.js';
+import { userMigrations } from '../../../src/services/user/migrations/index.js';
+import { createUserServices } from '../../../src/services/user/user.component.js';
 import { quietLogger, testBackends } from '../../support/databases.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
-import { FakeNodeDirectory } from './fakes.js';
+import { FakeNodeDirectory, FakeUploadedImages } from './fakes.js';
 import { ManualClock, UserServiceClient, type Answer } from './support.js';
 
 const anyString = expect.any(String) as unknown as string;
@@ -334,10 +334,11 @@ describe.each(testBackends())('playback tokens in the database on $label', (back
     expect(kept).toMatchObject({ kind: 'access', client: null, device_id: null, node_id: null });
     const clock = new ManualClock(Date.parse('2024-05-01T10:00:00.000Z'));
     const services = createUserServices({
-      db,
+      database,
       cache: new MemoryCache(clock),
       clock,
       logger: quietLogger(),
+      uploads: new FakeUploadedImages(),
       directory: new FakeNodeDirectory({}),
       hasher,
     });

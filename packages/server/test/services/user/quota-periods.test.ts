@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { localDay, periodBounds, quotaLimitBytes } from '../../../src/services/user/quota-periods.js';
+import { localDay, periodBounds, quotaLimitBytes } from '../../../src/services/user/quota/quota-periods.js';
 
 const at = (iso: string) => Date.parse(iso);
 const bounds = (period: 'day' | 'week' | 'month', iso: string) => {

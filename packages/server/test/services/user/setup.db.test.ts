@@ -1,10 +1,10 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/platform/cache/index.js';
 import { AppError } from '../../../src/platform/http/errors.js';
-import { PasswordHasher } from '../../../src/services/user/password-hasher.js';
-import { SetupService } from '../../../src/services/user/setup.service.js';
+import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
+import { SetupService } from '../../../src/services/user/accounts/setup.service.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../src/services/user/migrations/index.js';
 import { userRepositories, type Transactor } from '../../../src/services/user/user-repositories.js';
 import { testBackends } from '../../support/databases.js';
 

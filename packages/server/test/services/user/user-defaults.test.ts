@@ -2,12 +2,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Identity } from '@svc/contracts';
 import { createLogger } from '../../../src/platform/logger.js';
 import { MemoryCache } from '../../../src/platform/cache/index.js';
-import { PasswordHasher } from '../../../src/services/user/password-hasher.js';
+import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../src/services/user/user.migrations.js';
-import { createUserServices } from '../../../src/services/user/user-services.js';
+import { userMigrations } from '../../../src/services/user/migrations/index.js';
+import { createUserServices } from '../../../src/services/user/user.component.js';
 import { testBackends } from '../../support/databases.js';
-import { FakeNodeDirectory } from './fakes.js';
+import { FakeNodeDirectory, FakeUploadedImages } from './fakes.js';
 import { ManualClock } from './support.js';
 
 describe.each(testBackends())('default policies for new users on $label', (backend) => {
@@ -17,10 +17,11 @@ describe.each(testBackends())('default policies for new users on $label', (backe
     const database = await backend.open<UserDatabase>('svc_user', userMigrations);
     const clock = new ManualClock();
     const services = createUserServices({
-      db: database.db,
+      database,
       cache: new MemoryCache(clock),
       clock,
       logger: createLogger({ level: 'silent', component: 'test' }),
+      uploads: new FakeUploadedImages(),
       directory: new FakeNodeDirectory({
         'node-local-play-agent': 'svc-play-agent',
         'node-proxy-1': 'manual-play-agent-endpoint',

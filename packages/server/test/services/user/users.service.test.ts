@@ -1,11 +1,11 @@
 import { describe, expect, it, vi } from 'vitest';
 import type { DelegablePermission, Identity } from '@svc/contracts';
 import { AppError } from '../../../src/platform/http/errors.js';
-import { AccessPolicyService } from '../../../src/services/user/access-policy.service.js';
-import type { UserRow } from '../../../src/services/user/accounts.repository.js';
-import { HttpNodeDirectory } from '../../../src/services/user/node-directory.js';
-import { PasswordHasher } from '../../../src/services/user/password-hasher.js';
-import { UsersService } from '../../../src/services/user/users.service.js';
+import { AccessPolicyService } from '../../../src/services/user/playback-access/access-policy.service.js';
+import type { UserRow } from '../../../src/services/user/accounts/accounts.repository.js';
+import { HttpNodeDirectory } from '../../../src/services/user/playback-access/node-directory.js';
+import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
+import { UsersService } from '../../../src/services/user/accounts/users.service.js';
 import { FakeNodeDirectory, FakeStore } from './fakes.js';
 import { ManualClock } from './support.js';
 

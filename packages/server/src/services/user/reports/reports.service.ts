@@ -22,7 +22,6 @@ import type {
 } from '@svc/contracts';
 import type { Clock } from '../../../platform/cache/index.js';
 import { notFound } from '../../../platform/http/errors.js';
-import type { Port } from '../user-repositories.js';
 import {
   DAY_MS,
   bucketStart,
@@ -39,7 +38,7 @@ import {
   startOfDay,
   type ReportWindow,
 } from './report-time.js';
-import type { DistributionRow, EventFilter, ReportsRepository, UserFigures } from './reports.repository.js';
+import type { DistributionRow, EventFilter, ReportRepositories, UserFigures } from './reports.repository.js';
 
 /** Devices listed by the devices endpoint (the busiest by watch time); `deviceTotal` counts all. */
 export const REPORT_DEVICE_LIMIT = 50;
@@ -87,7 +86,7 @@ const shareOf = (row: DistributionRow) => ({
 /** The playback report: windows, buckets and cards on top of the report queries (docs/report.md). */
 export class ReportsService {
   constructor(
-    private readonly reports: Port<ReportsRepository>,
+    private readonly reports: ReportRepositories,
     private readonly clock: Clock,
   ) {}
 
@@ -97,7 +96,10 @@ export class ReportsService {
 
   async overview(query: ReportWindowQuery): Promise<ReportOverviewResponse> {
     const window = this.window(query);
-    const { current, previous } = await this.reports.summary(filterOf(window), new Date(window.previousFrom));
+    const { current, previous } = await this.reports.timeSeries.summary(
+      filterOf(window),
+      new Date(window.previousFrom),
+    );
     const average = (watchMs: number, users: number) => (users === 0 ? 0 : Math.round(watchMs / users));
     return {
       range: rangeOf(window),
@@ -118,7 +120,7 @@ export class ReportsService {
   async timeline(query: ReportSeriesQuery): Promise<ReportTimelineResponse> {
     const window = this.window(query);
     const granularity = effectiveGranularity(window.to - window.from, query.granularity);
-    const rows = await this.reports.timeline(filterOf(window), granularity);
+    const rows = await this.reports.timeSeries.timeline(filterOf(window), granularity);
     const byBucket = new Map(rows.map((row) => [row.bucket.getTime(), row]));
     return {
       range: rangeOf(window),
@@ -143,7 +145,7 @@ export class ReportsService {
   async concurrent(query: ReportSeriesQuery): Promise<ReportConcurrentResponse> {
     const window = this.window(query);
     const granularity = effectiveGranularity(window.to - window.from, query.granularity);
-    const rows = await this.reports.concurrency(filterOf(window), granularity);
+    const rows = await this.reports.timeSeries.concurrency(filterOf(window), granularity);
     const byBucket = new Map(rows.map((row) => [row.bucket.getTime(), row]));
     let playing = 0;
     let overall = 0;
@@ -159,7 +161,7 @@ export class ReportsService {
 
   async heatmap(query: ReportWindowQuery): Promise<ReportHeatmapResponse> {
     const window = this.window(query);
-    const rows = await this.reports.hours(filterOf(window));
+    const rows = await this.reports.timeSeries.hours(filterOf(window));
     const firstDay = startOfDay(window.from);
     const dates: string[] = [];
     for (let day = firstDay; day < window.to; day += DAY_MS) dates.push(shanghaiDate(day));
@@ -177,19 +179,19 @@ export class ReportsService {
 
   async topUsers(query: ReportRankingQuery): Promise<ReportTopUsersResponse> {
     const window = this.window(query);
-    const rows = await this.reports.topUsers(filterOf(window), query.sort, query.limit);
+    const rows = await this.reports.rankings.topUsers(filterOf(window), query.sort, query.limit);
     return { range: rangeOf(window), sort: query.sort, items: rows.map(userRow) };
   }
 
   async topMedia(query: ReportRankingQuery): Promise<ReportTopMediaResponse> {
     const window = this.window(query);
-    const items = await this.reports.topMedia(filterOf(window), query.sort, query.limit);
+    const items = await this.reports.rankings.topMedia(filterOf(window), query.sort, query.limit);
     return { range: rangeOf(window), sort: query.sort, items };
   }
 
   async inactiveUsers(query: ReportInactiveUsersQuery): Promise<ReportInactiveUsersResponse> {
     const window = this.window(query);
-    const { rows, total } = await this.reports.inactiveUsers(
+    const { rows, total } = await this.reports.rankings.inactiveUsers(
       filterOf(window),
       (query.page - 1) * query.pageSize,
       query.pageSize,
@@ -213,7 +215,7 @@ export class ReportsService {
 
   async devices(query: ReportWindowQuery): Promise<ReportDevicesResponse> {
     const window = this.window(query);
-    const rows = await this.reports.distribution(filterOf(window));
+    const rows = await this.reports.devices.distribution(filterOf(window));
     const byWatch =
       <T extends { watchMs: number }>(key: (row: T) => string) =>
       (a: T, b: T) =>
@@ -244,7 +246,7 @@ export class ReportsService {
 
   async mediaWatchers(query: ReportMediaWatchersQuery): Promise<ReportMediaWatchersResponse> {
     const window = this.window(query);
-    const { media, rows, total } = await this.reports.mediaWatchers(
+    const { media, rows, total } = await this.reports.rankings.mediaWatchers(
       filterOf(window),
       query.mediaId,
       (query.page - 1) * query.pageSize,
@@ -266,7 +268,7 @@ export class ReportsService {
       query.platform !== undefined
         ? { platform: query.platform }
         : { client: query.client!, deviceName: query.deviceName };
-    const { rows, total } = await this.reports.deviceUsers(
+    const { rows, total } = await this.reports.devices.deviceUsers(
       filterOf(window),
       selector,
       (query.page - 1) * query.pageSize,
@@ -286,11 +288,11 @@ export class ReportsService {
 
   /** The single-user analysis over the last 30, 90, 180 or 365 days; 404 when the id is nobody's. */
   async user(userId: string, query: ReportUserQuery): Promise<ReportUserResponse> {
-    const found = await this.reports.findUser(userId);
+    const found = await this.reports.users.findUser(userId);
     if (!found) throw notFound('user');
     const to = this.clock.now();
     const from = to - USER_RANGE_DAYS[query.range] * DAY_MS;
-    const rows = await this.reports.userAnalysis(userId, new Date(from), new Date(to));
+    const rows = await this.reports.users.userAnalysis(userId, new Date(from), new Date(to));
 
     let watchMs = 0;
     let playCount = 0;

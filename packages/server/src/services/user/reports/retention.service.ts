@@ -9,9 +9,9 @@ import {
 import type { Clock } from '../../../platform/cache/index.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { SystemSettingsRepository } from '../../shared/system-settings.repository.js';
-import type { AccountsRepository } from '../accounts.repository.js';
-import { loadActor, type Actor } from '../actor.js';
-import { auditRecord } from '../audit-entry.js';
+import type { AccountsRepository } from '../accounts/accounts.repository.js';
+import { loadActor, type Actor } from '../accounts/actor.js';
+import { auditRecord } from '../audit/audit-entry.js';
 import type { Port, Transactor } from '../user-repositories.js';
 import { DAY_MS } from './report-time.js';
 import type { ActivityRetentionRepository } from './retention.repository.js';

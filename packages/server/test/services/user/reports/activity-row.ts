@@ -1,5 +1,5 @@
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
-import type { NewActivityRow } from '../../../../src/services/user/activity-log.repository.js';
+import type { NewActivityRow } from '../../../../src/services/user/activity/activity-log.repository.js';
 import { classifyPlatform } from '../../../../src/services/user/reports/platform.js';
 
 /** What the report tests vary in an activity event; the rest of the row is fixed. */

@@ -2,20 +2,21 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
 import type { ServiceDatabase } from '../../../../src/platform/db/index.js';
-import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
 import {
-  ReportsRepository,
+  reportRepositories,
+  type ReportRepositories,
   type EventFilter,
 } from '../../../../src/services/user/reports/reports.repository.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { testBackends } from '../../../support/databases.js';
 import { refPlatform } from './reference.js';
 import { activityRow } from './activity-row.js';
 import { Random } from './report-fixtures.js';
 
 /*
- * The devices figures (ReportsRepository.distribution) against plain code, for sessions the sessions rollup keeps
+ * The devices figures (DevicesRepository.distribution) against plain code, for sessions the sessions rollup keeps
  * as several rows that fall into the same client, platform or device: a session that changes item on one device,
  * device within one client, user agent (so platform) on one device, or user. distribution() counts rollup rows
  * and subtracts the extra rows of such sessions; every session must still count once per group.
@@ -60,7 +61,7 @@ interface Figures {
 describe.each(testBackends())('devices of sessions with several rollup rows on $label', (backend) => {
   let database: ServiceDatabase<UserDatabase>;
   let activity: ActivityLogRepository;
-  let reports: ReportsRepository;
+  let reports: ReportRepositories;
   const random = new Random(SEED);
   const log: Ev[] = [];
 
@@ -139,7 +140,7 @@ describe.each(testBackends())('devices of sessions with several rollup rows on $
   };
 
   const answer = async (filter: EventFilter): Promise<[string, Figures][]> =>
-    (await reports.distribution(filter))
+    (await reports.devices.distribution(filter))
       .map(({ kind, client, deviceName, platform, ...figures }): [string, Figures] => [
         JSON.stringify([kind, client, deviceName, platform]),
         figures,
@@ -149,7 +150,7 @@ describe.each(testBackends())('devices of sessions with several rollup rows on $
   beforeAll(async () => {
     database = await backend.open<UserDatabase>('svc_user', userMigrations);
     activity = new ActivityLogRepository(database.db);
-    reports = new ReportsRepository(database.db, database.backend);
+    reports = reportRepositories(database.db, database.backend);
     const events = Array.from({ length: 70 }, (_, index) => session(index)).flat();
     // Out of order, in a few batches, as play-agents deliver them.
     const shuffled = [...events];

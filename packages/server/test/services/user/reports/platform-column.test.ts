@@ -2,10 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceDatabase } from '../../../../src/platform/db/index.js';
-import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
-import { ReportsRepository } from '../../../../src/services/user/reports/reports.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
+import {
+  reportRepositories,
+  type ReportRepositories,
+} from '../../../../src/services/user/reports/reports.repository.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { testBackends } from '../../../support/databases.js';
 import { activityRow } from './activity-row.js';
 
@@ -20,7 +23,7 @@ const MINUTE = 60_000;
 describe.each(testBackends())('the stored platform on $label', (backend) => {
   let database: ServiceDatabase<UserDatabase>;
   let activity: ActivityLogRepository;
-  let reports: ReportsRepository;
+  let reports: ReportRepositories;
   const user = randomUUID();
   // An HTTP library: the old patterns took the letters "ios" in "axios" for iOS, the parser does not.
   const fields = { userId: user, sessionId: 's-1', mediaType: 'movie' as const, client: '', deviceName: '' };
@@ -29,7 +32,7 @@ describe.each(testBackends())('the stored platform on $label', (backend) => {
   beforeAll(async () => {
     database = await backend.open<UserDatabase>('svc_user', userMigrations);
     activity = new ActivityLogRepository(database.db);
-    reports = new ReportsRepository(database.db, database.backend);
+    reports = reportRepositories(database.db, database.backend);
   }, 120_000);
 
   afterAll(async () => {
@@ -60,7 +63,7 @@ describe.each(testBackends())('the stored platform on $label', (backend) => {
       ['other', 0, 1_000],
     ]);
     const window = { from: new Date(START - MINUTE), to: new Date(START + 10 * MINUTE), userId: user };
-    const platforms = (await reports.distribution(window))
+    const platforms = (await reports.devices.distribution(window))
       .filter((row) => row.kind === 'platform')
       .map((row) => [row.platform, row.sessions]);
     expect(platforms.sort()).toEqual([

@@ -3,14 +3,15 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityMediaType, ReportGranularity } from '@svc/contracts';
 import { runMigrations, type ServiceDatabase } from '../../../../src/platform/db/index.js';
-import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
 import { ActivityRetentionRepository } from '../../../../src/services/user/reports/retention.repository.js';
 import {
-  ReportsRepository,
+  reportRepositories,
+  type ReportRepositories,
   type EventFilter,
 } from '../../../../src/services/user/reports/reports.repository.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { testBackends } from '../../../support/databases.js';
 import { refBucket } from './reference.js';
 import { activityRow, legacyActivityRow } from './activity-row.js';
@@ -68,7 +69,7 @@ const playingAt = (spans: readonly Span[], t: number) =>
 describe.each(testBackends())('play spans on $label', (backend) => {
   let database: ServiceDatabase<UserDatabase>;
   let activity: ActivityLogRepository;
-  let reports: ReportsRepository;
+  let reports: ReportRepositories;
   const random = new Random(SEED);
   let log: Ev[] = [];
 
@@ -138,7 +139,7 @@ describe.each(testBackends())('play spans on $label', (backend) => {
     const spans = [...spansOf(log, filter.mediaType, filter.from.getTime(), filter.to.getTime()).values()];
     const label = `${filter.from.toISOString()} – ${filter.to.toISOString()} ${filter.mediaType ?? '*'} ${granularity}`;
     const peak = Math.max(0, ...spans.map(([first]) => playingAt(spans, first)));
-    const { current } = await reports.summary(filter, new Date(filter.from.getTime() - HOUR));
+    const { current } = await reports.timeSeries.summary(filter, new Date(filter.from.getTime() - HOUR));
     expect(current.peakConcurrency, label).toBe(peak);
 
     const buckets = new Map<number, { starts: number; ends: number; peak: number | null }>();
@@ -154,7 +155,7 @@ describe.each(testBackends())('play spans on $label', (backend) => {
       start.peak = Math.max(start.peak ?? 0, playingAt(spans, first));
       bucketOf(last).ends += 1;
     }
-    const rows = await reports.concurrency(filter, granularity);
+    const rows = await reports.timeSeries.concurrency(filter, granularity);
     expect(
       rows
         .map((r) => ({ bucket: r.bucket.getTime(), starts: r.starts, ends: r.ends, peak: r.peak }))
@@ -190,7 +191,7 @@ describe.each(testBackends())('play spans on $label', (backend) => {
     activity = new ActivityLogRepository(database.db);
     await insert(sessions(150, BASE, 6), 'before-V010');
     await runMigrations(database, userMigrations);
-    reports = new ReportsRepository(database.db, database.backend);
+    reports = reportRepositories(database.db, database.backend);
   }, 120_000);
 
   afterAll(async () => {
@@ -253,7 +254,7 @@ describe.each(testBackends())('play spans on $label', (backend) => {
     for (const mediaType of [undefined, 'movie'] as const) {
       const window = { from: new Date(quiet + HOUR), to: new Date(quiet + 9 * HOUR), mediaType };
       await expectWindowExact(window, 'hour');
-      expect((await reports.summary(window, new Date(quiet))).current.peakConcurrency).toBe(2);
+      expect((await reports.timeSeries.summary(window, new Date(quiet))).current.peakConcurrency).toBe(2);
     }
     await expectRandomWindowsExact(40);
   });

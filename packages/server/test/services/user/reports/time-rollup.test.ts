@@ -3,15 +3,15 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEventType, ActivityMediaType } from '@svc/contracts';
 import { runMigrations, type ServiceDatabase } from '../../../../src/platform/db/index.js';
-import { ActivityLogRepository } from '../../../../src/services/user/activity-log.repository.js';
+import { ActivityLogRepository } from '../../../../src/services/user/activity/activity-log.repository.js';
 import { ActivityRetentionRepository } from '../../../../src/services/user/reports/retention.repository.js';
 import {
-  ReportsRepository,
+  reportRepositories,
   type EventFilter,
 } from '../../../../src/services/user/reports/reports.repository.js';
 import { timeRowsIn, type TimeRollupLevel } from '../../../../src/services/user/reports/time-rollup-sql.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
-import { userMigrations } from '../../../../src/services/user/user.migrations.js';
+import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { testBackends } from '../../../support/databases.js';
 import { refDate, refHour } from './reference.js';
 import { activityRow, legacyActivityRow } from './activity-row.js';
@@ -277,7 +277,7 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
   });
 
   it('gives rows that sum exactly to any window, per hour and per day, with every filter', async () => {
-    const reports = new ReportsRepository(database.db, backend.label);
+    const reports = reportRepositories(database.db, backend.label);
     const windows: [number, number][] = [
       [MIDNIGHT - DAY, MIDNIGHT + DAY], // whole days
       [MIDNIGHT, MIDNIGHT + 3 * DAY], // whole days to the end of the log
@@ -327,7 +327,7 @@ describe.each(testBackends())('time rollups on $label', (backend) => {
             );
             expect(actual, `${level} ${label}`).toEqual(expected);
           }
-          const totals = await reports.windowTotals(database.db, filter);
+          const totals = await reports.timeSeries.windowTotals(database.db, filter);
           expect(totals, label).toEqual({
             users: new Set(events.map((ev) => ev.userId)).size,
             plays: events.filter((ev) => ev.eventType === 'start').length,
