@@ -4,7 +4,7 @@
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { userMigrations } from '../packages/server/src/services/user/user.migrations.js';
+import { userMigrations } from '../packages/server/src/services/user/migrations/index.js';
 
 export interface CachedReportData {
   generateSeconds: number;

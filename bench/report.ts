@@ -16,7 +16,7 @@ import {
 } from '../packages/server/src/platform/db/index.js';
 import { createLogger } from '../packages/server/src/platform/logger.js';
 import type { UserDatabase } from '../packages/server/src/services/user/user.db.js';
-import { userMigrations } from '../packages/server/src/services/user/user.migrations.js';
+import { userMigrations } from '../packages/server/src/services/user/migrations/index.js';
 import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
 import { stop } from './nginx.js';
 import { reportDataCache } from './report-cache.js';
