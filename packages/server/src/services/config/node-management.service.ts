@@ -4,6 +4,7 @@ import {
   type CreateNodeRequest,
   type CreateNodeResponse,
   type DeleteNodeResponse,
+  type ErrorCode,
   type ExternalAddress,
   type Identity,
   type InstallCommand,
@@ -74,7 +75,7 @@ export function installCommand(
 
 const isWorker = (type: NodeServiceType): type is WorkerType => type !== 'manual-play-agent-endpoint';
 
-const conflict = (code: string, message: string, details?: unknown) =>
+const conflict = (code: ErrorCode, message: string, details?: unknown) =>
   new AppError(409, code, message, details);
 
 export interface NodeManagementOptions {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { pipeline, Transform, type TransformCallback } from 'node:stream';
-import type { Identity, Transfer, TransferRequest, TransferState } from '@svc/contracts';
+import type { ErrorCode, Identity, Transfer, TransferRequest, TransferState } from '@svc/contracts';
 import type { Clock } from '../../platform/cache/index.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Logger } from '../../platform/logger.js';
@@ -101,7 +101,7 @@ interface LiveTransfer {
   budget: Budget;
 }
 
-function errorOf(error: unknown): { code: string; message: string } {
+function errorOf(error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message };
   return { code: 'TRANSFER_FAILED', message: error instanceof Error ? error.message : String(error) };
 }
