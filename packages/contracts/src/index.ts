@@ -22,3 +22,4 @@ export * from './error-codes.js';
 export * from './route-rules.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
+export * from './shanghai-time.js';
