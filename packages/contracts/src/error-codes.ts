@@ -1,8 +1,9 @@
 import { z } from 'zod';
 
 /**
- * Every machine code an error body may carry (docs/errors.md). `AppError` takes only these, and the web
- * app's message table is keyed by this type, so a code without a translation fails the type check.
+ * Every machine code an error body of the server may carry (docs/errors.md), including the codes kept in a
+ * transfer's or a mount check's `error`. `AppError` takes only these, and the web app's message table is
+ * keyed by them, so a code without a translation fails the type check. Kept in alphabetical order.
  */
 export const errorCodeSchema = z.enum([
   'ACCOUNT_DISABLED',
@@ -22,6 +23,7 @@ export const errorCodeSchema = z.enum([
   'FORBIDDEN',
   'INSUFFICIENT_STORAGE',
   'INTERNAL_ERROR',
+  'INTERRUPTED',
   'INVALID_CHUNK',
   'INVALID_CREDENTIALS',
   'INVALID_CURRENT_PASSWORD',
@@ -44,9 +46,9 @@ export const errorCodeSchema = z.enum([
   'LICENSE_UNAVAILABLE',
   'LISTEN_PORT_TAKEN',
   'LOGIN_LOCKED',
+  'METHOD_NOT_ALLOWED',
   'MOUNT_IN_USE',
   'MOUNT_ROOT_FORBIDDEN',
-  'NETWORK_ERROR',
   'NODE_DISABLED',
   'NODE_EMBEDDED',
   'NODE_ID_TAKEN',
@@ -55,11 +57,9 @@ export const errorCodeSchema = z.enum([
   'NODE_NOT_ALLOWED',
   'NODE_NOT_INSTALLED',
   'NODE_UNREACHABLE',
-  'NONE_FOR_NEW_USERS',
   'NOT_A_DIRECTORY',
   'NOT_FOUND',
   'NOT_PLAYABLE',
-  'NO_PLAY_AGENT_NODE',
   'PATH_ESCAPES_MOUNT',
   'PAYLOAD_TOO_LARGE',
   'PROBE_FAILED',
@@ -99,3 +99,19 @@ export const errorCodeSchema = z.enum([
   'WEB_PLAYBACK_DISABLED',
 ]);
 export type ErrorCode = z.infer<typeof errorCodeSchema>;
+
+/**
+ * Codes the web app gives a failure that brought no error body: no answer at all (`NETWORK_ERROR`). They are
+ * never sent by the server, but are translated like the server's codes.
+ */
+export const clientErrorCodeSchema = z.enum(['NETWORK_ERROR']);
+export type ClientErrorCode = z.infer<typeof clientErrorCodeSchema>;
+
+/**
+ * The code of an answer that was not 2xx and carried no error body of ours (a proxy's page, an empty body):
+ * `HTTP_<status>`. It has no translation: the answer's own text or status line is shown.
+ */
+export type HttpStatusErrorCode = `HTTP_${number}`;
+
+/** Every code a client's failure may carry. */
+export type AnyErrorCode = ErrorCode | ClientErrorCode | HttpStatusErrorCode;

@@ -23,3 +23,4 @@ export * from './route-rules.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './cache-config.js';
+export * from './shanghai-time.js';

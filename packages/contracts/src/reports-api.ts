@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SHANGHAI_TIME_ZONE } from './shanghai-time.js';
 import { activityMediaTypeSchema } from './playback-api.js';
 import { accountRoleSchema } from './permissions.js';
 
@@ -7,7 +8,7 @@ import { accountRoleSchema } from './permissions.js';
 // (docs/report.md). All time points in answers are ISO 8601 with the fixed offset +08:00 (Asia/Shanghai).
 
 /** The report's time zone: buckets, days and the boundaries of today, yesterday and last night. UTC+8, no DST. */
-export const REPORT_TIME_ZONE = 'Asia/Shanghai';
+export const REPORT_TIME_ZONE = SHANGHAI_TIME_ZONE;
 /** Longest window (to - from) a custom range may span. */
 export const REPORT_MAX_SPAN_DAYS = 400;
 

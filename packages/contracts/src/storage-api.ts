@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { errorCodeSchema } from './error-codes.js';
 
 // Storage node API (docs/storage.md). Paths inside a mount are relative to its root, '/'-separated,
 // without a leading '/'; '' is the root itself. The node validates them again (400 INVALID_PATH).
@@ -81,7 +82,7 @@ export const mountIdParamsSchema = z.object({ mountId: z.uuid() });
 
 export const mountCheckResponseSchema = z.object({
   ok: z.boolean(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z.object({ code: errorCodeSchema, message: z.string() }).optional(),
 });
 
 // --- Console dashboard: space of each mount --------------------------------------------------------------
@@ -199,7 +200,7 @@ export const transferRequestSchema = z.strictObject({
 });
 export type TransferRequest = z.infer<typeof transferRequestSchema>;
 
-const transferErrorSchema = z.object({ code: z.string(), message: z.string() });
+const transferErrorSchema = z.object({ code: errorCodeSchema, message: z.string() });
 
 /** A transfer as the API and the event stream show it. */
 export const transferSchema = z.object({

@@ -1,10 +1,10 @@
-import { CLIENT_PROTOCOLS, type ClientProtocol } from '@svc/contracts';
-import { createPublicKey } from 'node:crypto';
+import type { ClientProtocol } from '@svc/contracts';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isIP } from 'node:net';
 import { parse as parseYaml } from 'yaml';
-import { isValidProxyEntry } from './http/client-ip.js';
+import { z } from 'zod';
+import { envSchema, nodeInstallSchema, type EnvValues } from './settings-env.js';
 import { SVC_VERSION } from './version.js';
 
 /** A setting that cannot be used: start-up stops with one line naming the variable. */
@@ -129,74 +129,20 @@ function nonEmpty(value: string | undefined): string | undefined {
   return trimmed ? trimmed : undefined;
 }
 
-function port(env: Env, variable: string, fallback: number): number {
-  const raw = nonEmpty(env[variable]);
-  if (raw === undefined) return fallback;
-  if (!/^\d{1,5}$/.test(raw) || Number(raw) < 1 || Number(raw) > 65535) {
-    throw new SettingsError(variable, `'${raw}' is not a TCP port (1-65535)`);
-  }
-  return Number(raw);
+/** The first problem zod found, as the one start-up line naming its variable. */
+function firstProblem(error: z.ZodError, variableOf: (key: string) => string = (key) => key): SettingsError {
+  const issue = error.issues[0]!;
+  return new SettingsError(variableOf(String(issue.path[0])), issue.message);
 }
 
-function host(env: Env, variable: string, fallback: string): string {
-  const raw = nonEmpty(env[variable]) ?? fallback;
-  if (isIP(raw) === 0 && !/^[A-Za-z0-9.-]{1,253}$/.test(raw)) {
-    throw new SettingsError(variable, `'${raw}' is not an IP address or host name`);
-  }
-  return raw;
-}
-
-function httpUrl(variable: string, raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new SettingsError(variable, `'${raw}' is not a URL`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new SettingsError(variable, `'${raw}' must start with http:// or https://`);
-  }
-  return raw.replace(/\/+$/, '');
-}
-
-/** PEM (literal `\n` accepted, as in an environment file) or one-line base64 SPKI DER → base64 SPKI DER. */
-function licensePublicKey(raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  const variable = 'SVC_LICENSE_PUBLIC_KEY';
-  const text = raw.replace(/\\n/g, '\n');
-  let key;
-  try {
-    key = text.includes('-----BEGIN')
-      ? createPublicKey(text)
-      : /^[A-Za-z0-9+/]+={0,2}$/.test(text)
-        ? createPublicKey({ key: Buffer.from(text, 'base64'), format: 'der', type: 'spki' })
-        : undefined;
-  } catch {
-    key = undefined;
-  }
-  if (key === undefined) {
-    throw new SettingsError(variable, 'is not a PEM public key or the base64 of an SPKI DER public key');
-  }
-  if (key.asymmetricKeyType !== 'ed25519') throw new SettingsError(variable, 'must be an Ed25519 public key');
-  return key.export({ format: 'der', type: 'spki' }).toString('base64');
-}
-
-/** A container image reference such as registry.example.com:5000/svc-media:0.1.0 (no shell characters). */
-function imageReference(variable: string, raw: string | undefined): string | undefined {
-  if (raw === undefined) return undefined;
-  if (!/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/.test(raw)) {
-    throw new SettingsError(variable, `'${raw}' is not a container image reference`);
-  }
-  return raw;
-}
-
-function nodeId(variable: string, raw: string): string {
-  if (!/^node-[A-Za-z0-9_-]{3,60}$/.test(raw)) {
-    throw new SettingsError(variable, `'${raw}' does not match node-[A-Za-z0-9_-]{3,60}`);
-  }
-  return raw;
-}
+/**
+ * Variables the play-agent file may give instead (env first): a problem of a value that came from the file
+ * names the file. (The node id and the two base URLs name their variable either way, as they always have.)
+ */
+const FROM_FILE: Record<string, keyof PlayAgentFile> = {
+  PLAY_AGENT_SUPPORTED_PROTOCOLS: 'supported_protocols',
+  PLAY_AGENT_STREAM_RATE_LIMIT_MBPS: 'stream_rate_limit_mbps',
+};
 
 /** Parses ':19090', '19090', '0.0.0.0:19090' or '[::1]:19090'. */
 export function parseListenAddress(
@@ -259,73 +205,72 @@ function readPlayAgentFile(env: Env): PlayAgentFile {
 }
 
 /** SVC_NODE_TOKEN, SVC_NODE_WORK_DIR and SVC_NODE_INSTALL_FORM together, or none of them (then undefined). */
-function nodeInstallSettings(env: Env): NodeInstallSettings | undefined {
-  const nodeToken = nonEmpty(env.SVC_NODE_TOKEN);
-  const workDir = nonEmpty(env.SVC_NODE_WORK_DIR);
-  const form = nonEmpty(env.SVC_NODE_INSTALL_FORM);
-  if (nodeToken === undefined || workDir === undefined || form === undefined) return undefined;
-  if (!/^[A-Za-z0-9_-]{8,200}$/.test(nodeToken)) {
-    throw new SettingsError('SVC_NODE_TOKEN', 'is not a node token');
+function nodeInstallSettings(source: Env, env: EnvValues): NodeInstallSettings | undefined {
+  if (env.SVC_NODE_TOKEN === undefined || env.SVC_NODE_WORK_DIR === undefined) return undefined;
+  if (env.SVC_NODE_INSTALL_FORM === undefined) return undefined;
+  const parsed = nodeInstallSchema.safeParse(source);
+  if (!parsed.success) throw firstProblem(parsed.error);
+  return {
+    nodeToken: parsed.data.SVC_NODE_TOKEN!,
+    workDir: parsed.data.SVC_NODE_WORK_DIR!,
+    form: parsed.data.SVC_NODE_INSTALL_FORM!,
+    ffmpeg: env.SVC_NODE_FFMPEG === '1',
+  };
+}
+
+/** The environment checked by `envSchema`, with the play-agent file's values where the environment has none. */
+function readEnvironment(env: Env, file: PlayAgentFile): EnvValues {
+  const fromFile = (variable: string, key: keyof PlayAgentFile) => nonEmpty(env[variable]) ?? file[key];
+  const parsed = envSchema.safeParse({
+    ...env,
+    SVC_NODE_ID: fromFile('SVC_NODE_ID', 'node_id'),
+    PLAY_AGENT_PUBLIC_BASE_URL: fromFile('PLAY_AGENT_PUBLIC_BASE_URL', 'public_base_url'),
+    PLAY_AGENT_CONFIG_BASE_URL: fromFile('PLAY_AGENT_CONFIG_BASE_URL', 'config_base_url'),
+    PLAY_AGENT_SUPPORTED_PROTOCOLS: fromFile('PLAY_AGENT_SUPPORTED_PROTOCOLS', 'supported_protocols'),
+    PLAY_AGENT_STREAM_RATE_LIMIT_MBPS: fromFile(
+      'PLAY_AGENT_STREAM_RATE_LIMIT_MBPS',
+      'stream_rate_limit_mbps',
+    ),
+  });
+  if (!parsed.success) {
+    throw firstProblem(parsed.error, (key) => (key in FROM_FILE && !env[key] ? 'PLAY_AGENT_CONFIG' : key));
   }
-  if (!path.isAbsolute(workDir)) throw new SettingsError('SVC_NODE_WORK_DIR', `'${workDir}' is not absolute`);
-  if (form !== 'binary' && form !== 'docker') {
-    throw new SettingsError('SVC_NODE_INSTALL_FORM', `'${form}' is not one of binary, docker`);
-  }
-  return { nodeToken, workDir, form, ffmpeg: nonEmpty(env.SVC_NODE_FFMPEG) === '1' };
+  return parsed.data;
 }
 
 /**
  * Reads every setting from the environment (first) and the play-agent config file (second).
  * Throws SettingsError on the first unusable value.
  */
-export function loadSettings(env: Env = process.env, cwd = process.cwd()): Settings {
-  const dataDir = path.resolve(cwd, nonEmpty(env.SVC_DATA_DIR) ?? 'data');
+export function loadSettings(source: Env = process.env, cwd = process.cwd()): Settings {
+  const file = readPlayAgentFile(source);
+  // The variables as the schema checked them (typed, trimmed, blank as unset).
+  const env = readEnvironment(source, file);
+  const dataDir = path.resolve(cwd, env.SVC_DATA_DIR ?? 'data');
 
-  const dbModeRaw = nonEmpty(env.SVC_DB_MODE) ?? 'bundled';
-  if (dbModeRaw !== 'bundled' && dbModeRaw !== 'external') {
-    throw new SettingsError('SVC_DB_MODE', `'${dbModeRaw}' is not one of bundled, external`);
-  }
-  const databaseUrl = nonEmpty(env.SVC_DATABASE_URL);
-  if (dbModeRaw === 'external') {
+  const dbMode = env.SVC_DB_MODE ?? 'bundled';
+  const databaseUrl = env.SVC_DATABASE_URL;
+  if (dbMode === 'external') {
     if (databaseUrl === undefined) {
       throw new SettingsError('SVC_DATABASE_URL', 'is required when SVC_DB_MODE=external');
     }
-    let parsed: URL;
-    try {
-      parsed = new URL(databaseUrl);
-    } catch {
-      throw new SettingsError('SVC_DATABASE_URL', 'is not a postgres:// URL');
+    const url = z.url({ protocol: /^postgres(ql)?$/ }).safeParse(databaseUrl);
+    if (!url.success) {
+      throw new SettingsError(
+        'SVC_DATABASE_URL',
+        URL.canParse(databaseUrl)
+          ? 'must start with postgres:// or postgresql://'
+          : 'is not a postgres:// URL',
+      );
     }
-    if (parsed.protocol !== 'postgres:' && parsed.protocol !== 'postgresql:') {
-      throw new SettingsError('SVC_DATABASE_URL', 'must start with postgres:// or postgresql://');
-    }
-  }
-  const dbNameSuffix = nonEmpty(env.SVC_DB_NAME_SUFFIX) ?? '';
-  if (!/^[a-z0-9_]{0,30}$/.test(dbNameSuffix)) {
-    throw new SettingsError('SVC_DB_NAME_SUFFIX', 'may hold only a-z, 0-9 and _ (at most 30)');
   }
 
-  const redisUrl = nonEmpty(env.SVC_REDIS_URL);
-  if (redisUrl !== undefined && !/^rediss?:\/\//.test(redisUrl)) {
-    throw new SettingsError('SVC_REDIS_URL', 'must start with redis:// or rediss://');
-  }
-
-  const serviceToken = nonEmpty(env.SVC_SERVICE_TOKEN);
-  if (serviceToken !== undefined && serviceToken.length < 32) {
-    throw new SettingsError('SVC_SERVICE_TOKEN', 'must be at least 32 characters');
-  }
-
-  const logLevel = nonEmpty(env.SVC_LOG_LEVEL) ?? 'info';
-  if (!['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(logLevel)) {
-    throw new SettingsError('SVC_LOG_LEVEL', `'${logLevel}' is not a log level`);
-  }
-
-  const file = readPlayAgentFile(env);
-  const listenRaw = nonEmpty(env.PLAY_AGENT_LISTEN) ?? file.listen_address;
-  const playAgentBindHost = host(env, 'SVC_PLAY_AGENT_BIND_HOST', '0.0.0.0');
+  const serviceToken = env.SVC_SERVICE_TOKEN;
+  const playAgentBindHost = env.SVC_PLAY_AGENT_BIND_HOST ?? '0.0.0.0';
+  const listenRaw = env.PLAY_AGENT_LISTEN ?? file.listen_address;
   const listen = listenRaw
     ? parseListenAddress(
-        env.PLAY_AGENT_LISTEN ? 'PLAY_AGENT_LISTEN' : 'PLAY_AGENT_CONFIG',
+        source.PLAY_AGENT_LISTEN ? 'PLAY_AGENT_LISTEN' : 'PLAY_AGENT_CONFIG',
         listenRaw,
         playAgentBindHost,
       )
@@ -348,27 +293,12 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
     seen.set(value, name);
   }
 
-  const bindHost = host(env, 'SVC_BIND_HOST', '0.0.0.0');
-  const advertiseHost = host(env, 'SVC_ADVERTISE_HOST', bindHost === '0.0.0.0' ? '127.0.0.1' : bindHost);
-  const configBaseUrl =
-    httpUrl('SVC_CONFIG_BASE_URL', nonEmpty(env.SVC_CONFIG_BASE_URL)) ?? `http://127.0.0.1:${ports.config}`;
-
-  const embeddedStorageNodeId = nodeId(
-    'SVC_EMBEDDED_STORAGE_NODE_ID',
-    nonEmpty(env.SVC_EMBEDDED_STORAGE_NODE_ID) ?? 'node-local-storage',
-  );
-  const embeddedPlayAgentNodeId = nodeId(
-    'SVC_EMBEDDED_PLAY_AGENT_NODE_ID',
-    nonEmpty(env.SVC_EMBEDDED_PLAY_AGENT_NODE_ID) ?? 'node-local-play-agent',
-  );
-  const nodeIdRaw = nonEmpty(env.SVC_NODE_ID) ?? file.node_id;
-  const explicitNodeId = nodeIdRaw ? nodeId('SVC_NODE_ID', nodeIdRaw) : undefined;
-  const playAgentNodeId = explicitNodeId ?? embeddedPlayAgentNodeId;
-
-  const publicHost = nonEmpty(env.SVC_PUBLIC_HOST);
-  if (publicHost !== undefined && !/^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$/.test(publicHost)) {
-    throw new SettingsError('SVC_PUBLIC_HOST', `'${publicHost}' is not a host name or IP address`);
-  }
+  const bindHost = env.SVC_BIND_HOST ?? '0.0.0.0';
+  const advertiseHost = env.SVC_ADVERTISE_HOST ?? (bindHost === '0.0.0.0' ? '127.0.0.1' : bindHost);
+  const configBaseUrl = env.SVC_CONFIG_BASE_URL ?? `http://127.0.0.1:${ports.config}`;
+  const embeddedStorageNodeId = env.SVC_EMBEDDED_STORAGE_NODE_ID ?? 'node-local-storage';
+  const embeddedPlayAgentNodeId = env.SVC_EMBEDDED_PLAY_AGENT_NODE_ID ?? 'node-local-play-agent';
+  const explicitNodeId = env.SVC_NODE_ID;
 
   const fileServiceToken = file.service_token;
   if (serviceToken === undefined && fileServiceToken !== undefined && fileServiceToken.length < 32) {
@@ -376,114 +306,63 @@ export function loadSettings(env: Env = process.env, cwd = process.cwd()): Setti
   }
 
   // The project's own image (Dockerfile) runs `svc node storage|play-agent` and already contains Debian's ffmpeg.
-  const nodeImage =
-    imageReference('SVC_NODE_IMAGE', nonEmpty(env.SVC_NODE_IMAGE)) ?? `svc-media:${SVC_VERSION}`;
-
-  const trustedProxies = (nonEmpty(env.SVC_TRUSTED_PROXIES) ?? '127.0.0.1/8,::1')
-    .split(',')
-    .map((entry) => entry.trim())
-    .filter(Boolean);
-  for (const entry of trustedProxies) {
-    if (!isValidProxyEntry(entry)) {
-      throw new SettingsError('SVC_TRUSTED_PROXIES', `'${entry}' is not an IP address or CIDR range`);
-    }
-  }
+  const nodeImage = env.SVC_NODE_IMAGE ?? `svc-media:${SVC_VERSION}`;
 
   return {
     dataDir,
-    nodeInstall: nodeInstallSettings(env),
-    trustedProxies,
-    dbMode: dbModeRaw,
+    nodeInstall: nodeInstallSettings(source, env),
+    trustedProxies: env.SVC_TRUSTED_PROXIES ?? ['127.0.0.1/8', '::1'],
+    dbMode,
     databaseUrl,
-    dbNameSuffix,
-    redisUrl,
+    dbNameSuffix: env.SVC_DB_NAME_SUFFIX ?? '',
+    redisUrl: env.SVC_REDIS_URL,
     serviceToken: serviceToken ?? fileServiceToken,
-    logLevel,
+    logLevel: env.SVC_LOG_LEVEL ?? 'info',
     bindHost,
     advertiseHost,
     playAgentBindHost,
     configBaseUrl,
     ports,
-    binariesDir: path.resolve(cwd, nonEmpty(env.SVC_BINARIES_DIR) ?? path.join(dataDir, 'binaries')),
+    binariesDir: path.resolve(cwd, env.SVC_BINARIES_DIR ?? path.join(dataDir, 'binaries')),
     nodeImage,
-    nodeImageFfmpeg:
-      imageReference('SVC_NODE_IMAGE_FFMPEG', nonEmpty(env.SVC_NODE_IMAGE_FFMPEG)) ?? nodeImage,
+    nodeImageFfmpeg: env.SVC_NODE_IMAGE_FFMPEG ?? nodeImage,
     embeddedStorageNodeId,
     embeddedPlayAgentNodeId,
     storageNodeId: explicitNodeId ?? embeddedStorageNodeId,
-    storageRegistryToken: nonEmpty(env.SVC_REGISTRY_TOKEN),
-    publicHost,
-    webDir: nonEmpty(env.SVC_WEB_DIR) ? path.resolve(cwd, nonEmpty(env.SVC_WEB_DIR)!) : undefined,
-    licensePublicKey: licensePublicKey(nonEmpty(env.SVC_LICENSE_PUBLIC_KEY)),
+    storageRegistryToken: env.SVC_REGISTRY_TOKEN,
+    publicHost: env.SVC_PUBLIC_HOST,
+    webDir: env.SVC_WEB_DIR === undefined ? undefined : path.resolve(cwd, env.SVC_WEB_DIR),
+    licensePublicKey: env.SVC_LICENSE_PUBLIC_KEY,
     playAgent: {
       listenHost: listen.host,
       listenPort: listen.port,
-      publicBaseUrl: httpUrl(
-        'PLAY_AGENT_PUBLIC_BASE_URL',
-        nonEmpty(env.PLAY_AGENT_PUBLIC_BASE_URL) ?? file.public_base_url,
-      ),
-      configBaseUrl:
-        httpUrl(
-          'PLAY_AGENT_CONFIG_BASE_URL',
-          nonEmpty(env.PLAY_AGENT_CONFIG_BASE_URL) ?? file.config_base_url,
-        ) ?? configBaseUrl,
-      nodeId: playAgentNodeId,
-      registryToken:
-        nonEmpty(env.PLAY_AGENT_REGISTRY_TOKEN) ?? nonEmpty(env.SVC_REGISTRY_TOKEN) ?? file.registry_token,
-      mediaBaseUrl: httpUrl('PLAY_AGENT_MEDIA_BASE_URL', nonEmpty(env.PLAY_AGENT_MEDIA_BASE_URL)),
-      userBaseUrl: httpUrl('PLAY_AGENT_USER_BASE_URL', nonEmpty(env.PLAY_AGENT_USER_BASE_URL)),
+      publicBaseUrl: env.PLAY_AGENT_PUBLIC_BASE_URL,
+      configBaseUrl: env.PLAY_AGENT_CONFIG_BASE_URL ?? configBaseUrl,
+      nodeId: explicitNodeId ?? embeddedPlayAgentNodeId,
+      registryToken: env.PLAY_AGENT_REGISTRY_TOKEN ?? env.SVC_REGISTRY_TOKEN ?? file.registry_token,
+      mediaBaseUrl: env.PLAY_AGENT_MEDIA_BASE_URL,
+      userBaseUrl: env.PLAY_AGENT_USER_BASE_URL,
       vfsCacheDir: path.resolve(
         cwd,
-        nonEmpty(env.SVC_PLAY_AGENT_VFS_CACHE_DIR) ?? path.join(dataDir, 'play-agent', 'vfs-cache'),
+        env.SVC_PLAY_AGENT_VFS_CACHE_DIR ?? path.join(dataDir, 'play-agent', 'vfs-cache'),
       ),
       imageCacheDir: path.resolve(
         cwd,
-        nonEmpty(env.SVC_PLAY_AGENT_IMAGE_CACHE_DIR) ?? path.join(dataDir, 'play-agent', 'image-cache'),
+        env.SVC_PLAY_AGENT_IMAGE_CACHE_DIR ?? path.join(dataDir, 'play-agent', 'image-cache'),
       ),
-      driveARedirectAllowedHosts: (env.PLAY_AGENT_DRIVE_A_REDIRECT_ALLOWED_HOSTS ?? '')
-        .split(',')
-        .map((entry) => entry.trim().toLowerCase())
-        .filter(Boolean),
-      driveARedirectUserAgent: nonEmpty(env.PLAY_AGENT_DRIVE_A_REDIRECT_USER_AGENT),
-      supportedProtocols: supportedProtocols(
-        env.PLAY_AGENT_SUPPORTED_PROTOCOLS ? 'PLAY_AGENT_SUPPORTED_PROTOCOLS' : 'PLAY_AGENT_CONFIG',
-        nonEmpty(env.PLAY_AGENT_SUPPORTED_PROTOCOLS) ?? file.supported_protocols,
-      ),
-      streamRateBytesPerSecond: streamRate(
-        env.PLAY_AGENT_STREAM_RATE_LIMIT_MBPS ? 'PLAY_AGENT_STREAM_RATE_LIMIT_MBPS' : 'PLAY_AGENT_CONFIG',
-        nonEmpty(env.PLAY_AGENT_STREAM_RATE_LIMIT_MBPS) ?? file.stream_rate_limit_mbps,
-      ),
+      driveARedirectAllowedHosts: env.PLAY_AGENT_DRIVE_A_REDIRECT_ALLOWED_HOSTS,
+      driveARedirectUserAgent: env.PLAY_AGENT_DRIVE_A_REDIRECT_USER_AGENT,
+      supportedProtocols: env.PLAY_AGENT_SUPPORTED_PROTOCOLS ?? ['proto_a'],
+      streamRateBytesPerSecond: env.PLAY_AGENT_STREAM_RATE_LIMIT_MBPS ?? 0,
     },
   };
 }
 
-function supportedProtocols(variable: string, raw: string | undefined): ClientProtocol[] {
-  if (raw === undefined) return ['proto_a'];
-  const names = raw
-    .split(',')
-    .map((name) => name.trim())
-    .filter(Boolean);
-  const known = new Map(CLIENT_PROTOCOLS.map((name) => [name.toLowerCase(), name]));
-  const result: ClientProtocol[] = [];
-  for (const name of names) {
-    const protocol = known.get(name.toLowerCase());
-    if (!protocol) {
-      throw new SettingsError(variable, `unknown protocol '${name}' (known: ${CLIENT_PROTOCOLS.join(', ')})`);
-    }
-    if (!result.includes(protocol)) result.push(protocol);
-  }
-  if (result.length === 0) throw new SettingsError(variable, 'name at least one protocol');
-  return result;
+/** A port variable, or its default. */
+function port(env: EnvValues, variable: PortVariable, fallback: number): number {
+  return env[variable] ?? fallback;
 }
-
-/** Megabits per second (decimal, as network rates are counted) to bytes per second. */
-function streamRate(variable: string, raw: string | undefined): number {
-  if (raw === undefined) return 0;
-  if (!/^\d+(\.\d+)?$/.test(raw)) throw new SettingsError(variable, `'${raw}' is not a rate in Mbps`);
-  const mbps = Number(raw);
-  if (mbps > 100_000) throw new SettingsError(variable, 'at most 100000 Mbps');
-  return Math.round((mbps * 1_000_000) / 8);
-}
+type PortVariable = { [K in keyof EnvValues]-?: K extends `SVC_${string}_PORT` ? K : never }[keyof EnvValues];
 
 function portVariable(name: string): string {
   return name === 'playAgent' ? 'PLAY_AGENT_LISTEN' : `SVC_${name.toUpperCase()}_PORT`;

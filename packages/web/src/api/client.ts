@@ -1,11 +1,11 @@
-import { errorBodySchema } from '@svc/contracts';
+import { errorBodySchema, type AnyErrorCode } from '@svc/contracts';
 import type { z } from 'zod';
 
 /** An answer of the API that was not 2xx, carrying the error body's stable code (translated in the UI). */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
-    readonly code: string,
+    readonly code: AnyErrorCode,
     message: string,
     readonly details?: unknown,
   ) {

@@ -1,8 +1,13 @@
+import type { ClientErrorCode, ErrorCode } from '@svc/contracts';
+
 /**
- * Error codes of the API's error body in both languages. A code not listed here shows the server's
- * English message, so a new code is never hidden.
+ * Every error code of the API's error body, and the web app's own codes, in both languages: keyed by the
+ * code enum, so a code without a translation fails the type check. A code the table does not know (an
+ * `HTTP_<status>` answer without an error body) shows the answer's own text.
  */
-const en: Record<string, string> = {
+type ErrorMessages = Record<ErrorCode | ClientErrorCode, string>;
+
+const en: ErrorMessages = {
   NETWORK_ERROR: 'The service cannot be reached. Check the connection and try again.',
   INTERNAL_ERROR: 'The service failed to answer. Try again later.',
   UNAUTHORIZED: 'Your session has ended. Sign in again.',
@@ -76,9 +81,28 @@ const en: Record<string, string> = {
   STORAGE_NODE_NOT_FOUND: 'That storage node is not online.',
   PROTOCOL_NOT_AVAILABLE: 'This protocol is not available yet: play-agents implement only proto_a.',
   UPLOAD_NOT_FOUND: 'The uploaded image has expired or was saved already. Upload it again.',
+  ADMIN_ONLY_SETTING: 'Only an administrator may set this.',
+  ENDPOINT_NOT_ALLOWED: 'Your account may not use this address.',
+  FFMPEG_UNAVAILABLE: 'The play-agent has no ffmpeg: embedded subtitles cannot be extracted.',
+  FILE_TOO_LARGE: 'The file is too large to send this way.',
+  LEGACY_NODE_NOT_CANDIDATE: 'This node cannot be promoted: the list has changed. Reload the report.',
+  METHOD_NOT_ALLOWED: 'This address takes only GET and HEAD.',
+  NODE_NOT_INSTALLED: 'This node was not installed by an install script.',
+  NOT_PLAYABLE: 'A folder cannot be played.',
+  PROBE_FAILED: 'The media file could not be read.',
+  PROBE_TIMEOUT: 'Reading the media file took too long. Try again.',
+  PROTOCOL_NOT_SUPPORTED: 'This playback node does not serve this client protocol.',
+  SERVICE_UNAVAILABLE: 'The service is unavailable for a moment. Try again shortly.',
+  SUBTITLE_BUSY: 'Too many subtitles are being prepared. Try again shortly.',
+  SUBTITLE_EXTRACT_FAILED: 'The subtitle could not be extracted.',
+  SUBTITLE_FORMAT: 'The subtitle is not available in this format.',
+  SUBTITLE_NOT_TEXT: 'This subtitle is drawn as pictures and cannot be shown as text.',
+  SUBTITLE_TIMEOUT: 'Extracting the subtitle took too long.',
+  SUBTITLE_TOO_LARGE: 'The subtitle is too large.',
+  UPSTREAM_FAILED: 'The source of the file did not deliver it.',
 };
 
-const zh: Record<string, string> = {
+const zh: ErrorMessages = {
   NETWORK_ERROR: '无法连接到服务，请检查网络后重试。',
   INTERNAL_ERROR: '服务处理失败，请稍后重试。',
   UNAUTHORIZED: '登录已失效，请重新登录。',
@@ -152,6 +176,25 @@ const zh: Record<string, string> = {
   STORAGE_NODE_NOT_FOUND: '该存储节点不在线。',
   PROTOCOL_NOT_AVAILABLE: '该协议暂不可用：播放节点目前只实现了 proto_a。',
   UPLOAD_NOT_FOUND: '上传的图片已过期或已被保存，请重新上传。',
+  ADMIN_ONLY_SETTING: '只有管理员可以设置此项。',
+  ENDPOINT_NOT_ALLOWED: '您的账号不能使用此地址。',
+  FFMPEG_UNAVAILABLE: '播放节点未安装 ffmpeg，无法提取内嵌字幕。',
+  FILE_TOO_LARGE: '文件过大，无法以此方式发送。',
+  LEGACY_NODE_NOT_CANDIDATE: '该节点无法提升：列表已变化，请重新加载报告。',
+  METHOD_NOT_ALLOWED: '此地址只接受 GET 和 HEAD 请求。',
+  NODE_NOT_INSTALLED: '该节点不是通过安装脚本安装的。',
+  NOT_PLAYABLE: '文件夹不能播放。',
+  PROBE_FAILED: '无法读取该媒体文件。',
+  PROBE_TIMEOUT: '读取媒体文件超时，请重试。',
+  PROTOCOL_NOT_SUPPORTED: '该播放节点不支持此客户端协议。',
+  SERVICE_UNAVAILABLE: '服务暂时不可用，请稍后重试。',
+  SUBTITLE_BUSY: '正在准备的字幕过多，请稍后重试。',
+  SUBTITLE_EXTRACT_FAILED: '无法提取该字幕。',
+  SUBTITLE_FORMAT: '该字幕没有此格式。',
+  SUBTITLE_NOT_TEXT: '该字幕为图形字幕，不能以文本显示。',
+  SUBTITLE_TIMEOUT: '提取字幕超时。',
+  SUBTITLE_TOO_LARGE: '字幕过大。',
+  UPSTREAM_FAILED: '文件来源未能提供该文件。',
 };
 
 export const errorMessages = { en, zh };

@@ -1,3 +1,4 @@
+import { SHANGHAI_OFFSET_LABEL, SHANGHAI_TIME_ZONE } from '@svc/contracts';
 import { currentLanguage } from './i18n.js';
 
 const locale = () => (currentLanguage() === 'zh' ? 'zh-CN' : 'en-GB');
@@ -20,9 +21,9 @@ export function formatBytes(bytes: number | null | undefined): string {
  * The one zone both apps show every time in, whatever the browser's own (docs/web.md): the spec's
  * business calendar. Report windows and quota periods count in it, so a page never mixes two zones.
  */
-export const DISPLAY_TIME_ZONE = 'Asia/Shanghai';
+export const DISPLAY_TIME_ZONE = SHANGHAI_TIME_ZONE;
 /** Shanghai has kept UTC+8 without daylight saving since 1991. */
-export const DISPLAY_TIME_ZONE_OFFSET = 'UTC+8';
+export const DISPLAY_TIME_ZONE_OFFSET = SHANGHAI_OFFSET_LABEL;
 
 /**
  * An instant as date and time in DISPLAY_TIME_ZONE, to the second or (`minute`) to the minute, e.g.

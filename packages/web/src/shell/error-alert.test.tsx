@@ -53,8 +53,8 @@ describe('ErrorAlert: the server’s own explanation of a refusal', () => {
     setLanguage('en');
   });
 
-  it('shows an unknown code’s message once, as the headline', () => {
-    const view = inMantine(<ErrorAlert error={new ApiError(409, 'SOMETHING_NEW', 'the thing is busy')} />);
+  it('shows an untranslated code’s message once, as the headline', () => {
+    const view = inMantine(<ErrorAlert error={new ApiError(409, 'HTTP_409', 'the thing is busy')} />);
     expect(view.getByTestId('error-alert').textContent).toBe('the thing is busy');
     expect(view.queryByTestId('error-explanation')).toBeNull();
   });

@@ -13,7 +13,7 @@ import {
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
-import { endpoints, type ComponentName, type HealthResponse } from '@svc/contracts';
+import { endpoints, type ComponentName, type ErrorCode, type HealthResponse } from '@svc/contracts';
 import type { Logger } from '../logger.js';
 import { unavailableCause, type UnavailableCause } from '../db/errors.js';
 import { AppError, RETRY_AFTER_SECONDS, errorBody, serviceUnavailable } from './errors.js';
@@ -63,7 +63,7 @@ const UNAVAILABLE_MESSAGES: Record<UnavailableCause, string> = {
 };
 
 /** Passing faults (503) ask the client to retry a little later. */
-const RETRYABLE_CODES = new Set(['SERVICE_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
+const RETRYABLE_CODES = new Set<ErrorCode>(['SERVICE_UNAVAILABLE', 'UPSTREAM_UNAVAILABLE']);
 
 function sendAppError(reply: FastifyReply, error: AppError) {
   if (error.statusCode === 503 && RETRYABLE_CODES.has(error.code) && !reply.hasHeader('retry-after')) {

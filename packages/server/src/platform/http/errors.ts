@@ -1,10 +1,10 @@
-import type { ErrorBody } from '@svc/contracts';
+import type { ErrorBody, ErrorCode } from '@svc/contracts';
 
 /** An error that maps to an HTTP status and a stable machine code in the common error body. */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
@@ -41,6 +41,6 @@ export const RETRY_AFTER_SECONDS = 5;
 /** 503 SERVICE_UNAVAILABLE: a passing fault (the database is unreachable); the answer carries Retry-After. */
 export const serviceUnavailable = (message: string) => new AppError(503, 'SERVICE_UNAVAILABLE', message);
 
-export function errorBody(code: string, message: string, details?: unknown): ErrorBody {
+export function errorBody(code: ErrorCode, message: string, details?: unknown): ErrorBody {
   return { error: { code, message, ...(details === undefined ? {} : { details }) } };
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type {
   CreateMountRequest,
+  ErrorCode,
   Identity,
   Mount,
   ProviderCapabilities,
@@ -176,7 +177,7 @@ export class MountsService {
     this.logger.info({ mountId: id, by: identity.username }, 'mount deleted (files untouched)');
   }
 
-  async check(id: string): Promise<{ ok: boolean; error?: { code: string; message: string } }> {
+  async check(id: string): Promise<{ ok: boolean; error?: { code: ErrorCode; message: string } }> {
     const mount = await this.get(id);
     try {
       await mount.provider.check(AbortSignal.timeout(30_000));

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@svc/contracts';
 import type { ColumnType } from 'kysely';
 import type { SystemSettingsTable } from '../shared/system-settings.repository.js';
 
@@ -30,7 +31,7 @@ export interface StorageTransfersTable {
   bytes_total: number;
   files_done: number;
   files_total: number;
-  error_code: string | null;
+  error_code: ErrorCode | null;
   error_message: string | null;
   attempt: number;
   /** The temp file being written right now (removed by the restart cleanup after a crash). */

@@ -1,3 +1,4 @@
+import { SHANGHAI_TIME_ZONE } from '@svc/contracts';
 import type { Cache, Clock } from '../../platform/cache/index.js';
 import type { ServiceDatabase } from '../../platform/db/index.js';
 import type { AppServer } from '../../platform/http/create-server.js';
@@ -158,7 +159,7 @@ export function registerUserTasks(scheduler: TaskScheduler, services: UserServic
   scheduler.register({
     name: ACTIVITY_CLEANUP_TASK,
     // Daily at night, Shanghai time, when playback is quiet.
-    schedule: { cron: '0 30 3 * * *', timezone: 'Asia/Shanghai' },
+    schedule: { cron: '0 30 3 * * *', timezone: SHANGHAI_TIME_ZONE },
     run: async (signal) => {
       await services.retention.cleanup(signal);
     },

@@ -65,4 +65,14 @@ describe('SSE parser', () => {
       { kind: 'event', event: 'message', data: '\n two spaces', id: '' },
     ]);
   });
+
+  it('joins multi-line data arriving in chunks split inside lines, and keeps the last id', () => {
+    const parser = createSseParser();
+    expect(parser.push('id: 4\nevent: tran')).toEqual([]);
+    expect(parser.push('sfer\ndata: {"id":\nda')).toEqual([]);
+    expect(parser.push('ta: "a"}\n\ndata: next\n')).toEqual([
+      { kind: 'event', event: 'transfer', data: '{"id":\n"a"}', id: '4' },
+    ]);
+    expect(parser.push('\n')).toEqual([{ kind: 'event', event: 'message', data: 'next', id: '4' }]);
+  });
 });

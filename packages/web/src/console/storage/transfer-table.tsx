@@ -1,7 +1,7 @@
 import { ActionIcon, Badge, Group, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlayerStop, IconRefresh } from '@tabler/icons-react';
-import { transferSchema, type Transfer, type TransferState } from '@svc/contracts';
+import { transferSchema, type ErrorCode, type Transfer, type TransferState } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.js';
 import { useApiMutation } from '../../api/hooks.js';
@@ -189,6 +189,6 @@ export function TransferTable({
 }
 
 /** A transfer's `{ code, message }` as an error the shared error text translates by code. */
-function transferError(error: { code: string; message: string }) {
+function transferError(error: { code: ErrorCode; message: string }) {
   return new ApiError(0, error.code, error.message);
 }

@@ -122,7 +122,10 @@ describe('runUpload', () => {
 
   it('retries transient chunk failures and gives up on refusals', async () => {
     const node = new FakeNode();
-    node.failures = [() => new ApiError(0, 'NETWORK_ERROR', 'reset'), () => new ApiError(502, 'BAD', 'x')];
+    node.failures = [
+      () => new ApiError(0, 'NETWORK_ERROR', 'reset'),
+      () => new ApiError(502, 'HTTP_502', 'x'),
+    ];
     await runUpload({
       source: fileOf(10),
       path: 'x',

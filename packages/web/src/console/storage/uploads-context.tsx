@@ -69,15 +69,28 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
   const target = useStorageTarget();
   const queryClient = useQueryClient();
   const [jobs, setJobs] = useState<UploadJob[]>([]);
+  // The queue as the handlers last left it: the next upload is chosen from it at once, in the handler that
+  // ended, added or retried one, rather than in an effect after the render.
+  const queue = useRef<UploadJob[]>([]);
   const files = useRef(new Map<string, File>());
   const controllers = useRef(new Map<string, AbortController>());
+  const mounted = useRef(false);
 
-  const update = useCallback((id: string, patch: Partial<UploadJob>) => {
-    setJobs((current) => current.map((job) => (job.id === id ? { ...job, ...patch } : job)));
+  const change = useCallback((next: (current: UploadJob[]) => UploadJob[]) => {
+    queue.current = next(queue.current);
+    setJobs(queue.current);
   }, []);
 
-  const start = useCallback(
-    async (job: UploadJob) => {
+  const update = useCallback(
+    (id: string, patch: Partial<UploadJob>) => {
+      change((current) => current.map((job) => (job.id === id ? { ...job, ...patch } : job)));
+    },
+    [change],
+  );
+
+  /** One upload at a time: starts the next queued one when none runs. */
+  const advance = useCallback(() => {
+    const start = async (job: UploadJob) => {
       const file = files.current.get(job.id);
       if (!file) return;
       const controller = new AbortController();
@@ -123,26 +136,27 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
       } finally {
         controllers.current.delete(job.id);
       }
-    },
-    [credentials, update, queryClient, app, t],
-  );
-
-  // One upload at a time: start the next queued one when none runs.
-  useEffect(() => {
-    if (jobs.some((job) => ACTIVE_UPLOAD.includes(job.status))) return;
-    const next = jobs.find((job) => job.status === 'queued');
-    if (!next) return;
-    // The queue advances from this effect (reacting to an upload's end, an added file or a retry); moving it
-    // into those event handlers is the proper fix, left for a change of its own.
-    // eslint-disable-next-line react-hooks/set-state-in-effect -- marks the job started so it is not started twice
-    update(next.id, { status: 'sending' });
-    void start(next);
-  }, [jobs, start, update]);
+      next();
+    };
+    const next = () => {
+      // Leaving the storage page stops the queue with the running upload.
+      if (!mounted.current) return;
+      if (queue.current.some((job) => ACTIVE_UPLOAD.includes(job.status))) return;
+      const job = queue.current.find((candidate) => candidate.status === 'queued');
+      if (!job) return;
+      // Marked started at once, so it is not started twice.
+      update(job.id, { status: 'sending' });
+      void start(job);
+    };
+    next();
+  }, [credentials, update, queryClient, app, t]);
 
   // Leaving the storage page stops the uploads (the node's uploads expire after a day).
   useEffect(() => {
+    mounted.current = true;
     const running = controllers.current;
     return () => {
+      mounted.current = false;
       for (const controller of running.values()) controller.abort();
     };
   }, []);
@@ -170,7 +184,8 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
             nodeHeaders: target.headers,
           };
         });
-        setJobs((current) => [...current, ...created]);
+        change((current) => [...current, ...created]);
+        advance();
       },
       cancel(id) {
         const controller = controllers.current.get(id);
@@ -178,7 +193,7 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
           controller.abort();
           return;
         }
-        const job = jobs.find((candidate) => candidate.id === id);
+        const job = queue.current.find((candidate) => candidate.id === id);
         if (job?.uploadId) {
           void createUploadTransport(credentials, job.nodeHeaders, job.mountId)
             .abort(job.uploadId)
@@ -187,7 +202,7 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
         update(id, { status: 'cancelled', uploadId: undefined });
       },
       retry(id, overwrite) {
-        const job = jobs.find((candidate) => candidate.id === id);
+        const job = queue.current.find((candidate) => candidate.id === id);
         if (!job || !files.current.has(id)) return;
         // An interrupted upload resumes; one the node refused starts over.
         const resume = job.uploadId !== undefined && isTransient(job.error) && overwrite === undefined;
@@ -203,16 +218,15 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
           overwrite: overwrite ?? job.overwrite,
           uploadId: resume ? job.uploadId : undefined,
         });
+        advance();
       },
       clearFinished() {
-        setJobs((current) => {
-          const kept = current.filter((job) => job.status !== 'done' && job.status !== 'cancelled');
-          for (const job of current) if (!kept.includes(job)) files.current.delete(job.id);
-          return kept;
-        });
+        const kept = queue.current.filter((job) => job.status !== 'done' && job.status !== 'cancelled');
+        for (const job of queue.current) if (!kept.includes(job)) files.current.delete(job.id);
+        change(() => kept);
       },
     }),
-    [jobs, target.headers, credentials, update],
+    [jobs, target.headers, credentials, update, change, advance],
   );
 
   return <UploadsContext.Provider value={value}>{children}</UploadsContext.Provider>;

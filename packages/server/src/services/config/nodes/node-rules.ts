@@ -1,4 +1,4 @@
-import { DEFAULT_PLAY_AGENT_PORT, type Identity } from '@svc/contracts';
+import { DEFAULT_PLAY_AGENT_PORT, type ErrorCode, type Identity } from '@svc/contracts';
 import { nonPublicAddressOf } from '../../../platform/http/address-policy.js';
 import { AppError, adminOnlySetting } from '../../../platform/http/errors.js';
 import type { NodeServiceType } from '../config.db.js';
@@ -9,7 +9,7 @@ export type WorkerType = 'svc-control-storage' | 'svc-play-agent';
 
 export const isWorker = (type: NodeServiceType): type is WorkerType => type !== 'manual-play-agent-endpoint';
 
-export const conflict = (code: string, message: string, details?: unknown) =>
+export const conflict = (code: ErrorCode, message: string, details?: unknown) =>
   new AppError(409, code, message, details);
 
 /** Built-in nodes run with the control plane: they are never deleted, uninstalled or upgraded on their own. */

@@ -1,3 +1,4 @@
+import type { ErrorCode } from '@svc/contracts';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { mediaContentType } from './content-type.js';
 import {
@@ -149,7 +150,7 @@ class ByteMeter {
   }
 }
 
-function errorJson(code: string, message: string): string {
+function errorJson(code: ErrorCode, message: string): string {
   return JSON.stringify({ error: { code, message } });
 }
 

@@ -1,4 +1,5 @@
 import { pipeline } from 'node:stream';
+import type { ErrorCode } from '@svc/contracts';
 import type { Clock } from '../../../platform/cache/index.js';
 import { AppError } from '../../../platform/http/errors.js';
 import type { Logger } from '../../../platform/logger.js';
@@ -34,7 +35,7 @@ interface Plan {
   files: PlannedFile[];
 }
 
-function errorOf(error: unknown): { code: string; message: string } {
+function errorOf(error: unknown): { code: ErrorCode; message: string } {
   if (error instanceof AppError) return { code: error.code, message: error.message };
   return { code: 'TRANSFER_FAILED', message: error instanceof Error ? error.message : String(error) };
 }

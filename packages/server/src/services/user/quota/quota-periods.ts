@@ -1,12 +1,16 @@
-import type { QuotaPeriod, QuotaUnit } from '@svc/contracts';
+import {
+  DAY_MS,
+  SHANGHAI_TIME_ZONE,
+  shanghaiDate,
+  startOfShanghaiDay,
+  startOfShanghaiMonth,
+  startOfShanghaiWeek,
+  type QuotaPeriod,
+  type QuotaUnit,
+} from '@svc/contracts';
 
-/**
- * Quota periods follow the Asia/Shanghai calendar: UTC+8 all year (no daylight saving time since 1991),
- * so a fixed offset is exact and needs no time-zone database.
- */
-export const QUOTA_TIME_ZONE = 'Asia/Shanghai';
-const OFFSET_MS = 8 * 60 * 60 * 1000;
-const DAY_MS = 24 * 60 * 60 * 1000;
+/** Quota periods follow the Asia/Shanghai calendar (contracts shanghai-time.ts). */
+export const QUOTA_TIME_ZONE = SHANGHAI_TIME_ZONE;
 
 export const UNIT_BYTES: Record<QuotaUnit, number> = { MB: 1024 ** 2, GB: 1024 ** 3 };
 
@@ -16,28 +20,22 @@ export function quotaLimitBytes(amount: number, unit: QuotaUnit): number {
 
 /** The period containing `nowMs`: day from 00:00, week from Monday 00:00, month from the 1st 00:00. */
 export function periodBounds(period: QuotaPeriod, nowMs: number): { start: Date; end: Date } {
-  const local = new Date(nowMs + OFFSET_MS);
-  const year = local.getUTCFullYear();
-  const month = local.getUTCMonth();
-  const date = local.getUTCDate();
-  const midnight = Date.UTC(year, month, date) - OFFSET_MS;
   switch (period) {
-    case 'day':
-      return { start: new Date(midnight), end: new Date(midnight + DAY_MS) };
+    case 'day': {
+      const start = startOfShanghaiDay(nowMs);
+      return { start: new Date(start), end: new Date(start + DAY_MS) };
+    }
     case 'week': {
-      const sinceMonday = (local.getUTCDay() + 6) % 7;
-      const start = midnight - sinceMonday * DAY_MS;
+      const start = startOfShanghaiWeek(nowMs);
       return { start: new Date(start), end: new Date(start + 7 * DAY_MS) };
     }
     case 'month':
       return {
-        start: new Date(Date.UTC(year, month, 1) - OFFSET_MS),
-        end: new Date(Date.UTC(year, month + 1, 1) - OFFSET_MS),
+        start: new Date(startOfShanghaiMonth(nowMs)),
+        end: new Date(startOfShanghaiMonth(nowMs, 1)),
       };
   }
 }
 
 /** The Asia/Shanghai calendar day of an instant, 'YYYY-MM-DD'. */
-export function localDay(ms: number): string {
-  return new Date(ms + OFFSET_MS).toISOString().slice(0, 10);
-}
+export const localDay = shanghaiDate;

@@ -1,51 +1,33 @@
 import {
+  DAY_MS,
   REPORT_TIME_ZONE,
+  shanghaiDaysSinceMonday,
+  shanghaiIso,
+  shanghaiParts,
+  startOfShanghaiDay,
+  startOfShanghaiMonth,
   type ReportGranularity,
   type ReportPreset,
   type ReportRange,
   type ReportWindowQuery,
 } from '@svc/contracts';
 
-/** Asia/Shanghai is UTC+8 all year (no daylight saving), so its calendar is plain arithmetic on epoch ms. */
-export const SHANGHAI_OFFSET_MS = 8 * 60 * 60 * 1000;
+// The report's calendar is the shared Asia/Shanghai one (contracts shanghai-time.ts).
+export { DAY_MS, SHANGHAI_OFFSET_MS, shanghaiDate, shanghaiMonth } from '@svc/contracts';
 export const MINUTE_MS = 60 * 1000;
 export const HOUR_MS = 60 * MINUTE_MS;
-export const DAY_MS = 24 * HOUR_MS;
-
-/** The calendar fields of an instant in Shanghai. */
-function local(ms: number): Date {
-  return new Date(ms + SHANGHAI_OFFSET_MS);
-}
 
 /** 00:00 Shanghai of the day holding `ms`. */
-export function startOfDay(ms: number): number {
-  return Math.floor((ms + SHANGHAI_OFFSET_MS) / DAY_MS) * DAY_MS - SHANGHAI_OFFSET_MS;
-}
+export const startOfDay = startOfShanghaiDay;
 
 /** An instant as ISO 8601 with the offset +08:00, e.g. 2024-03-06T00:00:00.000+08:00. */
-export function formatShanghai(ms: number): string {
-  return local(ms).toISOString().replace('Z', '+08:00');
-}
-
-/** The Shanghai calendar day of an instant, 'YYYY-MM-DD'. */
-export function shanghaiDate(ms: number): string {
-  return local(ms).toISOString().slice(0, 10);
-}
-
-/** The Shanghai calendar month of an instant, 'YYYY-MM'. */
-export function shanghaiMonth(ms: number): string {
-  return local(ms).toISOString().slice(0, 7);
-}
+export const formatShanghai = (ms: number): string => shanghaiIso(ms);
 
 /** Hour of day (0–23) in Shanghai. */
-export function shanghaiHour(ms: number): number {
-  return local(ms).getUTCHours();
-}
+export const shanghaiHour = (ms: number): number => shanghaiParts(ms).hour;
 
 /** Weekday in Shanghai, 0 = Monday … 6 = Sunday. */
-export function shanghaiWeekday(ms: number): number {
-  return (local(ms).getUTCDay() + 6) % 7;
-}
+export const shanghaiWeekday = shanghaiDaysSinceMonday;
 
 /** The start of the bucket holding `ms`. */
 export function bucketStart(ms: number, granularity: ReportGranularity): number {
@@ -58,10 +40,8 @@ export function bucketStart(ms: number, granularity: ReportGranularity): number 
       return startOfDay(ms);
     case 'week':
       return startOfDay(ms) - shanghaiWeekday(ms) * DAY_MS;
-    case 'month': {
-      const day = local(ms);
-      return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1) - SHANGHAI_OFFSET_MS;
-    }
+    case 'month':
+      return startOfShanghaiMonth(ms);
   }
 }
 
@@ -76,10 +56,8 @@ export function nextBucket(start: number, granularity: ReportGranularity): numbe
       return start + DAY_MS;
     case 'week':
       return start + 7 * DAY_MS;
-    case 'month': {
-      const day = local(start);
-      return Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 1) - SHANGHAI_OFFSET_MS;
-    }
+    case 'month':
+      return startOfShanghaiMonth(start, 1);
   }
 }
 

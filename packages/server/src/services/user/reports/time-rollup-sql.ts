@@ -1,3 +1,4 @@
+import { DAY_MS, SHANGHAI_OFFSET_MS } from '@svc/contracts';
 import { sql, type RawBuilder } from 'kysely';
 import { bucketSql, eventsIn, type EventFilter } from './report-sql.js';
 
@@ -8,9 +9,7 @@ import { bucketSql, eventsIn, type EventFilter } from './report-sql.js';
 export type TimeRollupLevel = 'hour' | 'day';
 
 const HOUR_MS = 3_600_000;
-const DAY_MS = 86_400_000;
-/** Shanghai is UTC+8 without daylight saving: its midnights are 16:00 UTC, its hours are the UTC hours. */
-const SHANGHAI_MS = 8 * HOUR_MS;
+// Shanghai is UTC+8 without daylight saving: its midnights are 16:00 UTC, its hours are the UTC hours.
 
 const floorTo = (ms: number, unit: number, shift = 0) => Math.floor((ms + shift) / unit) * unit - shift;
 const ceilTo = (ms: number, unit: number, shift = 0) => Math.ceil((ms + shift) / unit) * unit - shift;
@@ -66,8 +65,8 @@ export function timeRowsIn(filter: EventFilter, level: TimeRollupLevel): RawBuil
     // No whole hour inside (a window within one hour, or across one hour boundary): the events themselves.
     parts.push(eventRows(filter, from, to));
   } else {
-    const daysFrom = ceilTo(from, DAY_MS, SHANGHAI_MS);
-    const daysTo = floorTo(to, DAY_MS, SHANGHAI_MS);
+    const daysFrom = ceilTo(from, DAY_MS, SHANGHAI_OFFSET_MS);
+    const daysTo = floorTo(to, DAY_MS, SHANGHAI_OFFSET_MS);
     if (level === 'day' && daysFrom < daysTo) {
       parts.push(rollupRows('activity_day', filter, daysFrom, daysTo));
       if (hoursFrom < daysFrom) parts.push(rollupRows('activity_hour', filter, hoursFrom, daysFrom));
