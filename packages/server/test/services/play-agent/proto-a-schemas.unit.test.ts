@@ -65,6 +65,7 @@ describe('PROTO_A query and body schemas', () => {
       Pw: 'secret',
     });
     expect(protoA.AuthenticateUserByName.body.parse(undefined)).toBeUndefined();
+    expect(protoA.AuthenticateUserByName.body.parse(null)).toBeNull();
     expect(protoA.AuthenticateUserByName.query.parse({ USERNAME: 'ann', pw: 's' })).toMatchObject({
       Username: 'ann',
       Pw: 's',

@@ -118,7 +118,7 @@ export const protoA = declareProtoA({
     summary: 'Signs in by name and password',
     query: protocolQuery({ Username: queryString, Pw: queryString, Password: queryString }),
     // No body: the sign-in is read from the query (sign-in-request.ts).
-    body: caseInsensitiveObject(signInShape).optional(),
+    body: caseInsensitiveObject(signInShape).nullish(),
   },
   GetBrandingConfiguration: {
     method: 'GET',

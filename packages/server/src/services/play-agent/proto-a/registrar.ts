@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest, HTTPMethods, RouteOptions } from 'fastify';
 import type { z } from 'zod';
 import type { AppServer } from '../../../platform/http/create-server.js';
+import { badRequest, type AppError } from '../../../platform/http/errors.js';
 import type { ProtoADeclaration } from './declarations.js';
 
 type Output<S> = S extends z.ZodType ? z.output<S> : unknown;
@@ -38,7 +39,28 @@ export function registerProtoA<D extends ProtoADeclaration>(
         endpoint: declaration.id,
       },
       ...(options.preValidation ? { preValidation: options.preValidation } : {}),
-      handler: (request, reply) => options.handler(request as ProtoARequest<D>, reply),
+      // A refused value is answered here, naming the parameter or field (players' logs show the message).
+      attachValidation: true,
+      handler: (request, reply) => {
+        if (request.validationError) throw invalidRequest(request.validationError);
+        return options.handler(request as ProtoARequest<D>, reply);
+      },
     });
   }
+}
+
+/** 400 VALIDATION_FAILED whose message names what was refused: `query Limit: must be a whole number`. */
+function invalidRequest(error: {
+  validation?: readonly { instancePath: string; message?: string }[];
+  validationContext?: string;
+}): AppError {
+  const where = error.validationContext === 'querystring' ? 'query' : (error.validationContext ?? 'request');
+  const issues = (error.validation ?? []).map((issue) => ({
+    path: issue.instancePath,
+    message: issue.message ?? 'not valid',
+  }));
+  const named = issues.map(
+    ({ path, message }) => `${path.replace(/^\//, '').replace(/\//g, '.') || where}: ${message}`,
+  );
+  return badRequest(`${where} ${named.join('; ') || 'not valid'}`.slice(0, 500), issues);
 }
