@@ -222,6 +222,49 @@ describe.each(installBackends())('PROTO_A protocol details on $label', (backend)
     });
   });
 
+  it('reads query and body names in any letter case and refuses values of the wrong type', async () => {
+    // Names as real clients spell them: Api_Key, userid, RECURSIVE, parentid, limit.
+    const items = await call(
+      env.playAgent,
+      'GET',
+      `/emby/Items?Api_Key=${token}&userid=${userId}&RECURSIVE=true&includeitemtypes=Movie&limit=1`,
+    );
+    expect(items.status, items.text).toBe(200);
+    expect(items.body.Items as Json[]).toHaveLength(1);
+    expect(Number(items.body.TotalRecordCount)).toBeGreaterThanOrEqual(1);
+    expect((items.body.Items as Json[])[0]!.Type).toBe('Movie');
+    const latest = await call(
+      env.playAgent,
+      'GET',
+      `/Items/Latest?API_KEY=${token}&UserID=${userId}&LIMIT=5`,
+    );
+    expect(latest.status, latest.text).toBe(200);
+
+    const wrong = await emby('GET', `/Users/${userId}/Items?Limit=ten`);
+    expect(wrong.status).toBe(400);
+    expect((wrong.body.error as Json).code).toBe('VALIDATION_FAILED');
+    expect((wrong.body.error as Json).message).toMatch(/Limit/);
+    // The token is checked before the query: no token is 401, whatever the query.
+    expect((await call(env.playAgent, 'GET', `/Users/${userId}/Items?Limit=ten`)).status).toBe(401);
+
+    const progress = await emby('POST', '/Sessions/Playing/Progress', {
+      itemId: movieId,
+      positionTicks: 20_000_000,
+      isPaused: true,
+      playSessionId: 'gaps-mixed-case',
+    });
+    expect(progress.status, progress.text).toBe(204);
+    const badReport = await emby('POST', '/Sessions/Playing/Progress', { ItemId: movieId, IsPaused: 'no' });
+    expect(badReport.status).toBe(400);
+    expect((badReport.body.error as Json).code).toBe('VALIDATION_FAILED');
+
+    const signIn = await call(env.playAgent, 'POST', '/Users/AuthenticateByName', {
+      headers: { 'x-emby-authorization': 'MediaBrowser Client="Emby for Android", DeviceId="dev-gaps-3"' },
+      body: { username: 'gaps', pw: 'gaps-password-1' },
+    });
+    expect(signIn.status, signIn.text).toBe(200);
+  });
+
   it('answers 503 PROTOCOL_NOT_SUPPORTED for the protocols this node does not serve', async () => {
     for (const [method, route] of [
       ['GET', '/PROTO_B/System/Info/Public'],

@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import { CLIENT_PROTOCOLS } from '@svc/contracts';
 import { createServer } from '../../platform/http/create-server.js';
 import { allowBrowserClients } from './proto-a/browser-access.js';
 import { acceptEmptyJsonBodies } from './proto-a/empty-json-body.js';
@@ -12,7 +11,7 @@ import { PolicyRefresher } from './policy-refresher.js';
 import { registerBrowseRoutes } from './proto-a/browse.routes.js';
 import { registerLoginPageRoutes } from './proto-a/login-page.routes.js';
 import { registerPlaybackRoutes } from './proto-a/playback.routes.js';
-import { ProtocolRoutes } from './proto-a/protocol.js';
+import { ProtocolRoutes, serveUnservedProtocols } from './proto-a/protocol.js';
 import { ResponseCache } from './proto-a/response-cache.js';
 import { registerStreamRoutes } from './proto-a/stream.routes.js';
 import { PlaybackStreamer } from './proto-a/streamer.js';
@@ -30,14 +29,6 @@ import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js'
 import { MediaClient } from './upstream/media-client.js';
 import { ServiceClient } from '../../platform/http/service-client.js';
 import { UserClient } from './upstream/user-client.js';
-
-/**
- * Path prefixes of the announced client protocols this node never serves (the spec names no paths for
- * them, so each is reached below its own label): their requests answer 503 PROTOCOL_NOT_SUPPORTED.
- */
-const UNSERVED_PROTOCOL_PREFIXES = CLIENT_PROTOCOLS.filter((protocol) => protocol !== 'proto_a').map(
-  (protocol) => `/${protocol}`,
-);
 
 /** The server id players see: the same on every play-agent of an install (derived from its service token). */
 export function serverIdOf(serviceToken: string): string {
@@ -140,7 +131,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerBrowseRoutes(routes);
   registerPlaybackRoutes(routes);
   registerStreamRoutes(routes);
-  UNSERVED_PROTOCOL_PREFIXES.forEach((prefix) => routes.unserved(prefix));
+  // The announced protocols this node never serves (reached below their own label): 503.
+  serveUnservedProtocols(app);
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
   registerNodeLifecycleRoutes(app, {
     install: context.settings.nodeInstall,

@@ -1,8 +1,21 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
-import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../../platform/http/errors.js';
+import {
+  fileEtag,
+  httpDate,
+  ifNoneMatchMatches,
+  ifRangeMatches,
+} from '../../platform/http/file-delivery/conditional.js';
+import { contentTypeOf } from '../../platform/http/file-delivery/content-type.js';
+import { attachmentDisposition } from '../../platform/http/file-delivery/disposition.js';
+import {
+  contentRange,
+  parseSingleRange,
+  rangeLength,
+  unsatisfiedContentRange,
+} from '../../platform/http/file-delivery/range.js';
 import type { OpenMount } from './mounts.service.js';
 import { nameOf, type MountPath } from './path-safety.js';
 import type { ByteRange } from './providers/index.js';
@@ -15,82 +28,9 @@ export interface FileFacts {
   mtime: Date;
 }
 
-export type RangeRequest =
-  { kind: 'full' } | { kind: 'partial'; range: ByteRange } | { kind: 'unsatisfiable' };
-
-/**
- * Reads a Range header (RFC 9110 section 14). One range of the forms `a-b`, `a-` and `-n` is served as
- * 206; an unsatisfiable one is 416. Several ranges or an unreadable header are ignored (200 with the
- * whole file), as the RFC allows.
- */
-export function parseRange(header: string | undefined, size: number): RangeRequest {
-  if (header === undefined) return { kind: 'full' };
-  const match = /^\s*bytes\s*=\s*(\d*)\s*-\s*(\d*)\s*$/i.exec(header);
-  if (!match) return { kind: 'full' };
-  const [, first = '', last = ''] = match;
-  if (first === '' && last === '') return { kind: 'full' };
-  if (first === '') {
-    const suffix = Number(last);
-    if (suffix === 0 || size === 0) return { kind: 'unsatisfiable' };
-    return { kind: 'partial', range: { start: Math.max(size - suffix, 0), end: size - 1 } };
-  }
-  const start = Number(first);
-  const end = last === '' ? size - 1 : Math.min(Number(last), size - 1);
-  if (!Number.isSafeInteger(start) || (last !== '' && Number(last) < start)) return { kind: 'full' };
-  if (start >= size) return { kind: 'unsatisfiable' };
-  return { kind: 'partial', range: { start, end } };
-}
-
+/** The file's ETag (the formula the play-agent shares: platform/http/file-delivery/conditional.ts). */
 export function etagOf(file: FileFacts): string {
-  return `"${file.size.toString(16)}-${Math.floor(file.mtime.getTime()).toString(16)}"`;
-}
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.mkv': 'video/x-matroska',
-  '.mp4': 'video/mp4',
-  '.m4v': 'video/mp4',
-  '.mov': 'video/quicktime',
-  '.avi': 'video/x-msvideo',
-  '.webm': 'video/webm',
-  '.ts': 'video/mp2t',
-  '.m2ts': 'video/mp2t',
-  '.wmv': 'video/x-ms-wmv',
-  '.flv': 'video/x-flv',
-  '.mpg': 'video/mpeg',
-  '.mpeg': 'video/mpeg',
-  '.mp3': 'audio/mpeg',
-  '.flac': 'audio/flac',
-  '.m4a': 'audio/mp4',
-  '.aac': 'audio/aac',
-  '.ogg': 'audio/ogg',
-  '.opus': 'audio/opus',
-  '.wav': 'audio/wav',
-  '.srt': 'application/x-subrip',
-  '.ass': 'text/x-ssa',
-  '.ssa': 'text/x-ssa',
-  '.vtt': 'text/vtt',
-  '.jpg': 'image/jpeg',
-  '.jpeg': 'image/jpeg',
-  '.png': 'image/png',
-  '.webp': 'image/webp',
-  '.gif': 'image/gif',
-  '.nfo': 'text/plain; charset=utf-8',
-  '.txt': 'text/plain; charset=utf-8',
-  '.json': 'application/json',
-  '.pdf': 'application/pdf',
-};
-
-export function contentTypeOf(name: string): string {
-  return CONTENT_TYPES[path.extname(name).toLowerCase()] ?? 'application/octet-stream';
-}
-
-function contentDisposition(name: string): string {
-  const fallback = name.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeURIComponent(name)}`;
-}
-
-function httpDate(date: Date): string {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000).toUTCString();
+  return fileEtag(file.size, file.mtime);
 }
 
 export interface FileResponsePlan {
@@ -122,40 +62,42 @@ export function planFileResponse(
   };
   if (options.attachment) {
     // The console origin must never render stored content: always a download, never a page.
-    headers['content-disposition'] = contentDisposition(file.name);
+    headers['content-disposition'] = attachmentDisposition(file.name);
     headers['content-security-policy'] = "default-src 'none'; sandbox";
   }
   const ifNoneMatch = requestHeaders['if-none-match'];
-  if (
-    typeof ifNoneMatch === 'string' &&
-    ifNoneMatch.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
-  ) {
+  if (typeof ifNoneMatch === 'string' && ifNoneMatchMatches(ifNoneMatch, etag)) {
     return { status: 304, headers, range: null };
   }
   let rangeHeader = typeof requestHeaders.range === 'string' ? requestHeaders.range : undefined;
   const ifRange = requestHeaders['if-range'];
-  if (rangeHeader !== undefined && typeof ifRange === 'string') {
-    const matches = ifRange.startsWith('"') ? ifRange === etag : ifRange === lastModified;
-    if (!matches) rangeHeader = undefined;
+  if (
+    rangeHeader !== undefined &&
+    typeof ifRange === 'string' &&
+    !ifRangeMatches(ifRange, etag, lastModified)
+  ) {
+    rangeHeader = undefined;
   }
-  const request = parseRange(rangeHeader, file.size);
+  const request = parseSingleRange(rangeHeader, file.size);
   const head = method === 'HEAD';
-  const contentType =
-    options.attachment && contentTypeOf(file.name).startsWith('text/')
-      ? 'application/octet-stream'
-      : contentTypeOf(file.name);
+  const type = contentTypeOf({ name: file.name });
+  // A download is never rendered: text would be shown by the browser.
+  const contentType = options.attachment && type.startsWith('text/') ? 'application/octet-stream' : type;
   if (request.kind === 'unsatisfiable') {
     return {
       status: 416,
-      headers: { ...headers, 'content-range': `bytes */${file.size}`, 'content-type': 'application/json' },
+      headers: {
+        ...headers,
+        'content-range': unsatisfiedContentRange(file.size),
+        'content-type': 'application/json',
+      },
       range: null,
     };
   }
   headers['content-type'] = contentType;
   if (request.kind === 'partial') {
-    const { start, end } = request.range;
-    headers['content-range'] = `bytes ${start}-${end}/${file.size}`;
-    headers['content-length'] = String(end - start + 1);
+    headers['content-range'] = contentRange(request.range, file.size);
+    headers['content-length'] = String(rangeLength(request.range));
     return { status: 206, headers, range: head ? null : request.range };
   }
   headers['content-length'] = String(file.size);

@@ -8,7 +8,7 @@ import {
   rangeHeader,
   unsatisfiedContentRange,
   type RangeResult,
-} from '../../../src/services/play-agent/stream/range.js';
+} from '../../../src/platform/http/file-delivery/range.js';
 
 const SIZE = 10_000;
 

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Transfer } from '@svc/contracts';
-import { parseRange, planFileResponse } from '../../../src/services/storage/file-response.js';
+import { parseSingleRange as parseRange } from '../../../src/platform/http/file-delivery/range.js';
+import { planFileResponse } from '../../../src/services/storage/file-response.js';
 import { isPublicAddress } from '../../../src/services/storage/providers/network-guard.js';
 import { probeResultOf } from '../../../src/services/storage/probe/probe-tool.js';
 import { TransferEvents } from '../../../src/services/storage/transfers/transfer-events.js';

@@ -3,6 +3,7 @@ import { forbidden, notFound } from '../../../platform/http/errors.js';
 import { itemDto, viewDto, type ItemDtoOptions } from './dto.js';
 import { fromProtocolId, toProtocolId } from './ids.js';
 import { mediaSourceDto } from './media-source.js';
+import { protoA } from './declarations.js';
 import type { PlayerRequest, ProtocolRoutes } from './protocol.js';
 import type { ProtocolQuery } from './query.js';
 
@@ -80,7 +81,7 @@ export function registerBrowseRoutes(routes: ProtocolRoutes): void {
     );
   };
 
-  routes.signedIn('GET', ['/Users/:userId/Views', '/UserViews'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetUserViews, async (request, _reply, player) => {
     const userId = userOf(request, player);
     return cached(player, request.url, async () => {
       const items = await views(userId);
@@ -88,50 +89,42 @@ export function registerBrowseRoutes(routes: ProtocolRoutes): void {
     });
   });
 
-  routes.signedIn('GET', ['/Users/:userId/Items', '/Items'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetItems, async (request, _reply, player) => {
     const userId = userOf(request, player);
     return cached(player, request.url, () => queryItems(routes, player, userId));
   });
 
-  routes.signedIn(
-    'GET',
-    ['/Users/:userId/Items/Latest', '/Items/Latest'],
-    async (request, _reply, player) => {
-      const userId = userOf(request, player);
-      const { query } = player;
-      return cached(player, request.url, async () => {
-        const types = kindsOf(query.list('IncludeItemTypes'));
-        if (types.onlyUnknown) return [];
-        const parentId = query.string('ParentId');
-        const answer = await deps.media.latest(userId, {
-          ...(parentId ? { parentId: fromProtocolId(parentId) ?? parentId } : {}),
-          ...(types.kinds.length > 0 ? { kinds: types.kinds.join(',') } : {}),
-          limit: query.integer('Limit', { min: 1, max: 200 }) ?? 20,
-        });
-        const options = dtoOptions(routes, player, query);
-        return answer.items.map((item) => itemDto(item, deps.server(), options));
+  routes.signedIn(protoA.GetLatestItems, async (request, _reply, player) => {
+    const userId = userOf(request, player);
+    const { query } = player;
+    return cached(player, request.url, async () => {
+      const types = kindsOf(query.list('IncludeItemTypes'));
+      if (types.onlyUnknown) return [];
+      const parentId = query.string('ParentId');
+      const answer = await deps.media.latest(userId, {
+        ...(parentId ? { parentId: fromProtocolId(parentId) ?? parentId } : {}),
+        ...(types.kinds.length > 0 ? { kinds: types.kinds.join(',') } : {}),
+        limit: query.integer('Limit', { min: 1, max: 200 }) ?? 20,
       });
-    },
-  );
+      const options = dtoOptions(routes, player, query);
+      return answer.items.map((item) => itemDto(item, deps.server(), options));
+    });
+  });
 
-  routes.signedIn(
-    'GET',
-    ['/Users/:userId/Items/Resume', '/UserItems/Resume'],
-    async (request, _reply, player) => {
-      const userId = userOf(request, player);
-      const { query } = player;
-      return cached(player, request.url, async () => {
-        const parentId = query.string('ParentId');
-        const answer = await deps.media.resume(userId, {
-          ...(parentId ? { parentId: fromProtocolId(parentId) ?? parentId } : {}),
-          limit: query.integer('Limit', { min: 1, max: 200 }) ?? 20,
-        });
-        return resultOf(routes, player, query, answer.items, answer.totalRecordCount, 0);
+  routes.signedIn(protoA.GetResumeItems, async (request, _reply, player) => {
+    const userId = userOf(request, player);
+    const { query } = player;
+    return cached(player, request.url, async () => {
+      const parentId = query.string('ParentId');
+      const answer = await deps.media.resume(userId, {
+        ...(parentId ? { parentId: fromProtocolId(parentId) ?? parentId } : {}),
+        limit: query.integer('Limit', { min: 1, max: 200 }) ?? 20,
       });
-    },
-  );
+      return resultOf(routes, player, query, answer.items, answer.totalRecordCount, 0);
+    });
+  });
 
-  routes.signedIn('GET', ['/Users/:userId/Items/Root', '/Items/Root'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetRootFolder, async (request, _reply, player) => {
     userOf(request, player);
     const server = deps.server();
     return {
@@ -147,7 +140,7 @@ export function registerBrowseRoutes(routes: ProtocolRoutes): void {
     };
   });
 
-  routes.signedIn('GET', ['/Users/:userId/Items/:id', '/Items/:id'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetItem, async (request, _reply, player) => {
     const userId = userOf(request, player);
     const { id } = request.params as { id: string };
     return cached(player, request.url, async () => {
@@ -165,7 +158,7 @@ export function registerBrowseRoutes(routes: ProtocolRoutes): void {
     });
   });
 
-  routes.signedIn('GET', ['/Shows/:id/Seasons'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetSeasons, async (request, _reply, player) => {
     const userId = userOf(request, player);
     const seriesId = fromProtocolId((request.params as { id: string }).id);
     if (!seriesId) return emptyResult();
@@ -181,7 +174,7 @@ export function registerBrowseRoutes(routes: ProtocolRoutes): void {
     });
   });
 
-  routes.signedIn('GET', ['/Shows/:id/Episodes'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetEpisodes, async (request, _reply, player) => {
     const userId = userOf(request, player);
     const seriesId = fromProtocolId((request.params as { id: string }).id);
     if (!seriesId) return emptyResult();
@@ -209,7 +202,7 @@ export function registerBrowseRoutes(routes: ProtocolRoutes): void {
     });
   });
 
-  routes.signedIn('GET', ['/Shows/NextUp'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetNextUp, async (request, _reply, player) => {
     const userId = userOf(request, player);
     const { query } = player;
     return cached(player, request.url, async () => {

@@ -1,4 +1,6 @@
 import type { AppServer } from '../../../platform/http/create-server.js';
+import { protoA } from './declarations.js';
+import { registerProtoA } from './registrar.js';
 
 const ALLOWED_HEADERS = [
   'Content-Type',
@@ -24,15 +26,14 @@ export function allowBrowserClients(app: AppServer): void {
       'Content-Range, Accept-Ranges, Content-Length, Content-Type',
     );
   });
-  app.options(
-    '/*',
-    { config: { auth: { direct: 'player', access: 'anonymous' } } },
-    async (_request, reply) =>
+  // Answered even while PROTO_A is off: the preflight of a 503 must succeed for the browser to read it.
+  registerProtoA(app, protoA.Preflight, {
+    handler: async (_request, reply) =>
       reply
         .status(204)
         .header('access-control-allow-methods', 'GET, HEAD, POST, DELETE, OPTIONS')
         .header('access-control-allow-headers', ALLOWED_HEADERS)
         .header('access-control-max-age', '86400')
         .send(),
-  );
+  });
 }

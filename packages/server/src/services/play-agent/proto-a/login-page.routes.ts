@@ -1,3 +1,4 @@
+import { protoA } from './declarations.js';
 import type { ProtocolRoutes } from './protocol.js';
 
 /**
@@ -6,15 +7,15 @@ import type { ProtocolRoutes } from './protocol.js';
  * them here, so the answers say so rather than 404.
  */
 export function registerLoginPageRoutes(routes: ProtocolRoutes): void {
-  routes.anonymous('GET', ['/Branding/Configuration'], async () => ({
+  routes.anonymous(protoA.GetBrandingConfiguration, async () => ({
     LoginDisclaimer: '',
     CustomCss: '',
     SplashscreenEnabled: false,
   }));
 
-  routes.anonymous('GET', ['/Branding/Css', '/Branding/Css.css'], async (_request, reply) =>
+  routes.anonymous(protoA.GetBrandingCss, async (_request, reply) =>
     reply.type('text/css; charset=utf-8').send(''),
   );
 
-  routes.anonymous('GET', ['/QuickConnect/Enabled'], async () => false);
+  routes.anonymous(protoA.GetQuickConnectEnabled, async () => false);
 }

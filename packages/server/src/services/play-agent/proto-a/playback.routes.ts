@@ -6,61 +6,43 @@ import { assertSelf } from './browse.routes.js';
 import { runTimeTicks, userDataDto } from './dto.js';
 import { fromProtocolId, TICKS_PER_SECOND, toProtocolId } from './ids.js';
 import { mediaSourceDto } from './media-source.js';
+import { protoA } from './declarations.js';
 import type { PlayerRequest, ProtocolRoutes } from './protocol.js';
+import type { ProtoARequest } from './registrar.js';
 
 /** A stop report at or beyond this share of the runtime marks the item played. */
 const PLAYED_SHARE = 0.9;
 
-type Body = Record<string, unknown>;
-
-/** Report bodies come with PascalCase (Emby) or camelCase (some Jellyfin clients) names. */
-function field(body: Body, name: string): unknown {
-  if (name in body) return body[name];
-  const lower = name.toLowerCase();
-  return Object.entries(body).find(([key]) => key.toLowerCase() === lower)?.[1];
-}
-const asString = (value: unknown) => (typeof value === 'string' && value.length > 0 ? value : undefined);
-const asNumber = (value: unknown) =>
-  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
-
-/** A field of a UserData body: absent (or null) is undefined, a value of another type a 400. */
-function typedField<T>(body: Body, name: string, read: (value: unknown) => T | undefined, kind: string) {
-  const value = field(body, name);
-  if (value === undefined || value === null) return undefined;
-  const typed = read(value);
-  if (typed === undefined) throw badRequest(`${name} must be ${kind}`);
-  return typed;
-}
-const asBoolean = (value: unknown) => (typeof value === 'boolean' ? value : undefined);
-const asCount = (value: unknown) => (Number.isSafeInteger(value) ? (value as number) : undefined);
-const asDate = (value: unknown) =>
-  typeof value === 'string' && !Number.isNaN(Date.parse(value)) ? new Date(value).toISOString() : undefined;
+type UserDataBody = NonNullable<ProtoARequest<typeof protoA.UpdateUserItemData>['body']>;
+type ReportBody = ProtoARequest<typeof protoA.ReportPlaybackStart>['body'];
 
 /**
  * Emby's `POST Users/{id}/Items/{itemId}/UserData`: only the fields present change, each to its value
- * (Played does not move the position or the plays). Rating and Likes are not kept and are ignored.
+ * (Played does not move the position or the plays); null is absent, except for LastPlayedDate, which it
+ * clears. The schema (declarations.ts) refused values of the wrong type.
  */
-function userDataChangeOf(rawBody: unknown): Omit<PlaybackUserDataUpdate, 'userId' | 'itemId'> {
-  const body = (rawBody && typeof rawBody === 'object' ? rawBody : {}) as Body;
-  const isFavorite = typedField(body, 'IsFavorite', asBoolean, 'true or false');
-  const played = typedField(body, 'Played', asBoolean, 'true or false');
-  const playCount = typedField(body, 'PlayCount', asCount, 'a whole number');
-  const ticks = typedField(body, 'PlaybackPositionTicks', asNumber, 'a number of ticks from 0');
-  const lastPlayed = field(body, 'LastPlayedDate');
-  const lastPlayedAt =
-    lastPlayed === null ? null : typedField(body, 'LastPlayedDate', asDate, 'an ISO 8601 date');
-  if (playCount !== undefined && playCount < 0) throw badRequest('PlayCount must be a whole number');
+function userDataChangeOf(body: UserDataBody): Omit<PlaybackUserDataUpdate, 'userId' | 'itemId'> {
+  const { IsFavorite: isFavorite, Played: played, PlayCount: playCount } = body;
+  const ticks = body.PlaybackPositionTicks;
+  const lastPlayed = body.LastPlayedDate;
   const replace = {
-    ...(played !== undefined ? { played } : {}),
-    ...(playCount !== undefined ? { playCount } : {}),
-    ...(ticks !== undefined ? { playbackPositionTicks: Math.round(ticks) } : {}),
-    ...(lastPlayedAt !== undefined ? { lastPlayedAt } : {}),
+    ...(played != null ? { played } : {}),
+    ...(playCount != null ? { playCount } : {}),
+    ...(ticks != null ? { playbackPositionTicks: Math.round(ticks) } : {}),
+    ...(lastPlayed !== undefined
+      ? { lastPlayedAt: lastPlayed === null ? null : new Date(lastPlayed).toISOString() }
+      : {}),
   };
   return {
-    ...(isFavorite !== undefined ? { isFavorite } : {}),
+    ...(isFavorite != null ? { isFavorite } : {}),
     ...(Object.keys(replace).length > 0 ? { replace } : {}),
   };
 }
+
+const nonEmpty = (value: string | null | undefined) => (value ? value : undefined);
+/** A position in ticks: a finite number from 0 (a negative one is ignored, as Emby does). */
+const ticksOf = (value: number | null | undefined) =>
+  typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : undefined;
 
 export function playedMedia(item: PlaybackItem): PlayedMedia {
   const runtime = item.file?.mediaInfo?.durationSeconds ?? null;
@@ -85,7 +67,7 @@ export function registerPlaybackRoutes(routes: ProtocolRoutes): void {
     return item;
   };
 
-  routes.signedIn(['GET', 'POST'], ['/Items/:id/PlaybackInfo'], async (request, _reply, player) => {
+  routes.signedIn(protoA.GetPlaybackInfo, async (request, _reply, player) => {
     assertSelf(player, player.query.string('UserId'));
     const item = await fileItem(player, (request.params as { id: string }).id);
     // A link is a promise of bytes: refused like a stream when the quota is used up.
@@ -99,24 +81,25 @@ export function registerPlaybackRoutes(routes: ProtocolRoutes): void {
     };
   });
 
-  const report = (type: ActivityEventType) => async (request: { body: unknown }, player: PlayerRequest) => {
-    const body = (request.body && typeof request.body === 'object' ? request.body : {}) as Body;
-    const rawItem = asString(field(body, 'ItemId')) ?? player.query.string('ItemId');
-    if (!rawItem) throw badRequest('ItemId is required');
-    const item = await fileItem(player, rawItem);
-    const positionTicks =
-      asNumber(field(body, 'PositionTicks')) ?? asNumber(Number(player.query.string('PositionTicks')));
-    const positionSec = positionTicks !== undefined ? positionTicks / TICKS_PER_SECOND : null;
-    const playSessionId = asString(field(body, 'PlaySessionId')) ?? player.query.string('PlaySessionId');
-    deps.sessions.report(type, player.context, playedMedia(item), {
-      ...(playSessionId ? { playSessionId: playSessionId.slice(0, 128) } : {}),
-      positionSec,
-      isPaused: field(body, 'IsPaused') === true,
-      playMethod: asString(field(body, 'PlayMethod')) ?? 'DirectStream',
-      failed: field(body, 'Failed') === true,
-    });
-    await saveProgress(type, player, item, positionTicks);
-  };
+  const report =
+    (type: ActivityEventType) => async (request: { body: ReportBody }, player: PlayerRequest) => {
+      const { body } = request;
+      const rawItem = nonEmpty(body.ItemId) ?? player.query.string('ItemId');
+      if (!rawItem) throw badRequest('ItemId is required');
+      const item = await fileItem(player, rawItem);
+      const positionTicks =
+        ticksOf(body.PositionTicks) ?? ticksOf(Number(player.query.string('PositionTicks')));
+      const positionSec = positionTicks !== undefined ? positionTicks / TICKS_PER_SECOND : null;
+      const playSessionId = nonEmpty(body.PlaySessionId) ?? player.query.string('PlaySessionId');
+      deps.sessions.report(type, player.context, playedMedia(item), {
+        ...(playSessionId ? { playSessionId: playSessionId.slice(0, 128) } : {}),
+        positionSec,
+        isPaused: body.IsPaused === true,
+        playMethod: nonEmpty(body.PlayMethod) ?? 'DirectStream',
+        failed: body.Failed === true,
+      });
+      await saveProgress(type, player, item, positionTicks);
+    };
 
   const saveProgress = async (
     type: ActivityEventType,
@@ -151,19 +134,19 @@ export function registerPlaybackRoutes(routes: ProtocolRoutes): void {
   const playing = report('start');
   const progress = report('progress');
   const stopped = report('stop');
-  routes.signedIn('POST', ['/Sessions/Playing'], async (request, reply, player) => {
+  routes.signedIn(protoA.ReportPlaybackStart, async (request, reply, player) => {
     await playing(request, player);
     return reply.status(204).send();
   });
-  routes.signedIn('POST', ['/Sessions/Playing/Progress'], async (request, reply, player) => {
+  routes.signedIn(protoA.ReportPlaybackProgress, async (request, reply, player) => {
     await progress(request, player);
     return reply.status(204).send();
   });
-  routes.signedIn('POST', ['/Sessions/Playing/Stopped'], async (request, reply, player) => {
+  routes.signedIn(protoA.ReportPlaybackStopped, async (request, reply, player) => {
     await stopped(request, player);
     return reply.status(204).send();
   });
-  routes.signedIn('POST', ['/Sessions/Playing/Ping'], async (_request, reply, player) => {
+  routes.signedIn(protoA.PingPlaybackSession, async (_request, reply, player) => {
     const id = player.query.string('PlaySessionId');
     if (id) deps.sessions.ping(id.slice(0, 128));
     return reply.status(204).send();
@@ -187,48 +170,31 @@ export function registerPlaybackRoutes(routes: ProtocolRoutes): void {
     return params.id;
   };
 
-  routes.signedIn(
-    'POST',
-    ['/Users/:userId/PlayedItems/:id', '/UserPlayedItems/:id'],
-    async (request, _reply, player) =>
-      setUserData(player, itemParam(request, player), { played: true, countPlay: true }),
+  routes.signedIn(protoA.MarkPlayed, async (request, _reply, player) =>
+    setUserData(player, itemParam(request, player), { played: true, countPlay: true }),
   );
-  routes.signedIn(
-    ['DELETE'],
-    ['/Users/:userId/PlayedItems/:id', '/UserPlayedItems/:id'],
-    async (request, _reply, player) =>
-      setUserData(player, itemParam(request, player), { played: false, playbackPositionTicks: 0 }),
-  );
-  routes.signedIn('POST', ['/Users/:userId/PlayedItems/:id/Delete'], async (request, _reply, player) =>
+  routes.signedIn(protoA.MarkUnplayed, async (request, _reply, player) =>
     setUserData(player, itemParam(request, player), { played: false, playbackPositionTicks: 0 }),
   );
-  routes.signedIn(
-    'POST',
-    ['/Users/:userId/FavoriteItems/:id', '/UserFavoriteItems/:id'],
-    async (request, _reply, player) => setUserData(player, itemParam(request, player), { isFavorite: true }),
+  routes.signedIn(protoA.MarkUnplayedByPost, async (request, _reply, player) =>
+    setUserData(player, itemParam(request, player), { played: false, playbackPositionTicks: 0 }),
   );
-  routes.signedIn(
-    'DELETE',
-    ['/Users/:userId/FavoriteItems/:id', '/UserFavoriteItems/:id'],
-    async (request, _reply, player) => setUserData(player, itemParam(request, player), { isFavorite: false }),
+  routes.signedIn(protoA.MarkFavorite, async (request, _reply, player) =>
+    setUserData(player, itemParam(request, player), { isFavorite: true }),
   );
-  routes.signedIn('POST', ['/Users/:userId/FavoriteItems/:id/Delete'], async (request, _reply, player) =>
+  routes.signedIn(protoA.UnmarkFavorite, async (request, _reply, player) =>
     setUserData(player, itemParam(request, player), { isFavorite: false }),
   );
-  routes.signedIn(
-    'POST',
-    ['/Users/:userId/Items/:id/UserData', '/UserItems/:id/UserData'],
-    async (request, _reply, player) =>
-      setUserData(player, itemParam(request, player), userDataChangeOf(request.body)),
+  routes.signedIn(protoA.UnmarkFavoriteByPost, async (request, _reply, player) =>
+    setUserData(player, itemParam(request, player), { isFavorite: false }),
   );
-  routes.signedIn(
-    'GET',
-    ['/Users/:userId/Items/:id/UserData', '/UserItems/:id/UserData'],
-    async (request, _reply, player) => {
-      const id = fromProtocolId(itemParam(request, player));
-      if (!id) throw notFound('item');
-      const item = await deps.media.item(player.player.userId, id);
-      return userDataDto(toProtocolId(id), item.userData, runTimeTicks(item));
-    },
+  routes.signedIn(protoA.UpdateUserItemData, async (request, _reply, player) =>
+    setUserData(player, itemParam(request, player), userDataChangeOf(request.body ?? {})),
   );
+  routes.signedIn(protoA.GetUserItemData, async (request, _reply, player) => {
+    const id = fromProtocolId(itemParam(request, player));
+    if (!id) throw notFound('item');
+    const item = await deps.media.item(player.player.userId, id);
+    return userDataDto(toProtocolId(id), item.userData, runTimeTicks(item));
+  });
 }

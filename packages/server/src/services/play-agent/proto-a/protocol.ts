@@ -1,6 +1,7 @@
-import type { FastifyReply, FastifyRequest, HTTPMethods } from 'fastify';
-import type { PlaybackDevice } from '@svc/contracts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { endpoints, type PlaybackDevice } from '@svc/contracts';
 import type { AppServer } from '../../../platform/http/create-server.js';
+import { serve } from '../../../platform/http/endpoint-route.js';
 import { AppError, unauthorized } from '../../../platform/http/errors.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { PlaybackGate } from '../access/playback-gate.js';
@@ -12,7 +13,9 @@ import type { MediaClient } from '../upstream/media-client.js';
 import type { UserClient } from '../upstream/user-client.js';
 import type { ServerIdentity } from './dto.js';
 import type { LocalAddress } from './local-address.js';
+import type { ProtoADeclaration } from './declarations.js';
 import { ProtocolQuery } from './query.js';
+import { registerProtoA, type ProtoARequest } from './registrar.js';
 import type { ResponseCache } from './response-cache.js';
 import type { PlaybackStreamer as Streamer } from './streamer.js';
 import type { SubtitleDelivery } from './subtitle-delivery.js';
@@ -52,47 +55,53 @@ export interface PlayerRequest {
   context: PlayContext;
 }
 
-type Handler<T> = (request: FastifyRequest, reply: FastifyReply, query: ProtocolQuery) => Promise<T>;
-type PlayerHandler<T> = (request: FastifyRequest, reply: FastifyReply, player: PlayerRequest) => Promise<T>;
+type Declared<A extends ProtoADeclaration['access']> = ProtoADeclaration & { readonly access: A };
+type Handler<D extends ProtoADeclaration> = (
+  request: ProtoARequest<D>,
+  reply: FastifyReply,
+  query: ProtocolQuery,
+) => Promise<unknown>;
+type PlayerHandler<D extends ProtoADeclaration> = (
+  request: ProtoARequest<D>,
+  reply: FastifyReply,
+  player: PlayerRequest,
+) => Promise<unknown>;
 
+/** The player each signed-in request was resolved to before validation. */
+const players = new WeakMap<FastifyRequest, Omit<PlayerRequest, 'query'>>();
+
+/** Registers the PROTO_A routes from their declarations (declarations.ts). */
 export class ProtocolRoutes {
   constructor(
     private readonly app: AppServer,
     readonly deps: ProtocolDeps,
   ) {}
 
-  /** Routes open before sign-in. */
-  anonymous<T>(methods: HTTPMethods | HTTPMethods[], urls: string[], handler: Handler<T>): void {
-    for (const url of urls) {
-      this.app.route({
-        method: methods,
-        url,
-        config: { auth: { direct: 'player', access: 'anonymous' } },
-        handler: async (request, reply) => {
-          this.assertEnabled();
-          return handler(request, reply, new ProtocolQuery(request.query));
-        },
-      });
-    }
+  /** A route open before sign-in. */
+  anonymous<D extends Declared<'anonymous'>>(declaration: D, handler: Handler<D>): void {
+    registerProtoA(this.app, declaration, {
+      preValidation: async () => this.assertEnabled(),
+      handler: async (request, reply) => handler(request, reply, new ProtocolQuery(request.query)),
+    });
   }
 
-  /** Routes of a signed-in player (any accepted token form; 401 without one). */
-  signedIn<T>(methods: HTTPMethods | HTTPMethods[], urls: string[], handler: PlayerHandler<T>): void {
-    for (const url of urls) {
-      this.app.route({
-        method: methods,
-        url,
-        config: { auth: { direct: 'player', access: 'signed-in' } },
-        handler: async (request, reply) => {
-          this.assertEnabled();
-          return handler(request, reply, await this.playerOf(request));
-        },
-      });
-    }
+  /** A route of a signed-in player (any accepted token form; 401 without one). */
+  signedIn<D extends Declared<'signed-in'>>(declaration: D, handler: PlayerHandler<D>): void {
+    registerProtoA(this.app, declaration, {
+      preValidation: async (request) => {
+        this.assertEnabled();
+        players.set(request, await this.playerOf(request));
+      },
+      handler: async (request, reply) => {
+        const player = players.get(request);
+        if (!player) throw unauthorized('sign-in required');
+        return handler(request, reply, { ...player, query: new ProtocolQuery(request.query) });
+      },
+    });
   }
 
-  async playerOf(request: FastifyRequest): Promise<PlayerRequest> {
-    const query = new ProtocolQuery(request.query);
+  /** Who a request is: its token resolved, its device and entrance (the query is read after validation). */
+  private async playerOf(request: FastifyRequest): Promise<Omit<PlayerRequest, 'query'>> {
     const auth = readClientAuthorization(request.headers, request.query as Record<string, unknown>);
     if (!auth.token) throw unauthorized('sign-in required');
     const player = await this.deps.tokens.resolve(auth.token);
@@ -105,7 +114,6 @@ export class ProtocolRoutes {
       player,
       device,
       endpointId,
-      query,
       context: {
         userId: player.userId,
         tokenId: player.tokenId,
@@ -123,24 +131,28 @@ export class ProtocolRoutes {
     return auth.token ? this.deps.tokens.resolve(auth.token) : null;
   }
 
-  /**
-   * Every path below `prefix` (a protocol this node does not serve) answers 503 PROTOCOL_NOT_SUPPORTED
-   * rather than 404, so a player learns the protocol is off, not that the server is not one.
-   */
-  unserved(prefix: string): void {
-    this.app.route({
-      // The methods players use (HEAD comes with GET; OPTIONS stays with the browser preflight).
-      method: ['GET', 'POST', 'DELETE'],
-      url: `${prefix}/*`,
-      config: { auth: { direct: 'player', access: 'anonymous' } },
-      handler: async () => {
-        throw protocolNotSupported();
-      },
-    });
-  }
-
   private assertEnabled(): void {
     if (!this.deps.enabled()) throw protocolNotSupported();
+  }
+}
+
+/**
+ * Every path below an announced protocol this node does not serve answers 503 PROTOCOL_NOT_SUPPORTED
+ * rather than 404 (HEAD comes with GET; OPTIONS stays with the browser preflight).
+ */
+export function serveUnservedProtocols(app: AppServer): void {
+  const { playAgent } = endpoints;
+  for (const endpoint of [
+    playAgent.unservedProtoBGet,
+    playAgent.unservedProtoBPost,
+    playAgent.unservedProtoBDelete,
+    playAgent.unservedProtoCGet,
+    playAgent.unservedProtoCPost,
+    playAgent.unservedProtoCDelete,
+  ]) {
+    serve(app, endpoint, async () => {
+      throw protocolNotSupported();
+    });
   }
 }
 

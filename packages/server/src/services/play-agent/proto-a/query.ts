@@ -1,21 +1,30 @@
 import { badRequest } from '../../../platform/http/errors.js';
 
-type RawQuery = Record<string, string | string[] | undefined>;
+/** A query value as parsed (text, repeated text) or as a route's schema left it (number, flag, list). */
+const textsOf = (value: unknown): string[] =>
+  (Array.isArray(value) ? value : [value]).flatMap((item) =>
+    typeof item === 'string'
+      ? [item]
+      : typeof item === 'number' || typeof item === 'boolean'
+        ? [String(item)]
+        : [],
+  );
 
 /**
  * Client-protocol query parameters: names are case-insensitive (Emby clients send `ParentId`, Jellyfin
- * clients `parentId`), lists come comma-separated, repeated, or both.
+ * clients `parentId`), lists come comma-separated, repeated, or both. Routes read their query through
+ * this after their schema (declarations.ts) validated it.
  */
 export class ProtocolQuery {
   private readonly values = new Map<string, string[]>();
 
   constructor(raw: unknown) {
     if (raw && typeof raw === 'object') {
-      for (const [name, value] of Object.entries(raw as RawQuery)) {
+      for (const [name, value] of Object.entries(raw)) {
         if (value === undefined) continue;
         const key = name.toLowerCase();
         const list = this.values.get(key) ?? [];
-        list.push(...(Array.isArray(value) ? value : [value]));
+        list.push(...textsOf(value));
         this.values.set(key, list);
       }
     }

@@ -1,4 +1,5 @@
 import { basename } from 'node:path/posix';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { request as undiciRequest } from 'undici';
 import {
@@ -12,6 +13,7 @@ import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
 import { fromProtocolId } from './ids.js';
 import { TEXT_SUBTITLES } from './media-source.js';
 import { playedMedia } from './playback.routes.js';
+import { protoA } from './declarations.js';
 import type { PlayerRequest, ProtocolRoutes } from './protocol.js';
 import { srtToVtt } from './subtitles.js';
 
@@ -53,12 +55,7 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
   };
 
   const stream =
-    (attachment: boolean) =>
-    async (
-      request: Parameters<Parameters<ProtocolRoutes['signedIn']>[2]>[0],
-      reply: Parameters<Parameters<ProtocolRoutes['signedIn']>[2]>[1],
-      player: PlayerRequest,
-    ) => {
+    (attachment: boolean) => async (request: FastifyRequest, reply: FastifyReply, player: PlayerRequest) => {
       const params = request.params as { id: string; file?: string };
       if (params.file !== undefined && !STREAM_FILE.test(params.file)) throw notFound('stream');
       const item = await fileItem(player, params.id);
@@ -80,30 +77,21 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       }
     };
 
-  routes.signedIn(['GET', 'HEAD'], ['/Videos/:id/:file', '/Audio/:id/:file'], stream(false));
+  routes.signedIn(protoA.GetMediaStream, stream(false));
   // Downloads are always proxied (never redirected to a drive's CDN).
-  routes.signedIn(['GET', 'HEAD'], ['/Items/:id/Download'], stream(true));
+  routes.signedIn(protoA.DownloadItem, stream(true));
 
-  routes.signedIn(
-    ['GET', 'HEAD'],
-    [
-      '/Videos/:id/:sourceId/Subtitles/:index/:file',
-      '/Videos/:id/:sourceId/Subtitles/:index/:ticks/:file',
-      '/Items/:id/:sourceId/Subtitles/:index/:file',
-      '/Items/:id/:sourceId/Subtitles/:index/:ticks/:file',
-    ],
-    async (request, reply, player) => {
-      const params = request.params as { id: string; index: string; file: string };
-      const format = SUBTITLE_FILE.exec(params.file)?.[1]?.toLowerCase();
-      if (!format || !/^\d{1,4}$/.test(params.index)) throw notFound('subtitle');
-      const item = await fileItem(player, params.id);
-      const body = await subtitleBody(item.file!, Number(params.index), format, () =>
-        admitTo(player, item, false),
-      );
-      const type = format === 'vtt' ? 'text/vtt' : format === 'srt' ? 'application/x-subrip' : 'text/plain';
-      return reply.type(`${type}; charset=utf-8`).header('cache-control', 'private, max-age=3600').send(body);
-    },
-  );
+  routes.signedIn(protoA.GetSubtitle, async (request, reply, player) => {
+    const params = request.params as { id: string; index: string; file: string };
+    const format = SUBTITLE_FILE.exec(params.file)?.[1]?.toLowerCase();
+    if (!format || !/^\d{1,4}$/.test(params.index)) throw notFound('subtitle');
+    const item = await fileItem(player, params.id);
+    const body = await subtitleBody(item.file!, Number(params.index), format, () =>
+      admitTo(player, item, false),
+    );
+    const type = format === 'vtt' ? 'text/vtt' : format === 'srt' ? 'application/x-subrip' : 'text/plain';
+    return reply.type(`${type}; charset=utf-8`).header('cache-control', 'private, max-age=3600').send(body);
+  });
 
   /**
    * The subtitle of stream `index`: an embedded text stream extracted by ffmpeg (as WebVTT or SubRip), or
@@ -148,52 +136,48 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
     return Buffer.from(srtToVtt(bytes.toString('utf8')), 'utf8');
   };
 
-  routes.anonymous(
-    ['GET', 'HEAD'],
-    ['/Items/:id/Images/:type', '/Items/:id/Images/:type/:index'],
-    async (request, reply, query) => {
-      const params = request.params as { id: string; type: string; index?: string };
-      const type = IMAGE_TYPE[params.type.toLowerCase()];
-      const id = fromProtocolId(params.id);
-      if (!type || !id || (params.index !== undefined && params.index !== '0')) throw notFound('image');
-      // Open like Emby's (players load artwork without a token); with a valid token, the user's libraries
-      // apply and artwork of a hidden item is not found.
-      const viewer = await routes.optionalPlayer(request);
-      // A library's image is the poster of the item its tag names (see the views).
-      const candidates = [id, fromProtocolId(query.string('tag'))].filter(
-        (value): value is string => value !== null,
-      );
-      for (const candidate of candidates) {
-        const url = await deps.media.imageUrl(candidate, type, viewer?.userId);
-        const answer = await undiciRequest(url, {
-          method: request.method === 'HEAD' ? 'HEAD' : 'GET',
-          headers: { [SERVICE_TOKEN_HEADER]: deps.serviceToken },
-          headersTimeout: 15_000,
-          bodyTimeout: 30_000,
-        }).catch((error: Error) => {
-          throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `media service: ${error.message}`);
-        });
-        if (answer.statusCode === 404) {
-          await answer.body.dump();
-          continue;
-        }
-        if (answer.statusCode !== 200) {
-          await answer.body.dump();
-          throw new AppError(502, 'UPSTREAM_FAILED', `image answered ${answer.statusCode}`);
-        }
-        for (const header of ['content-type', 'content-length', 'etag', 'last-modified']) {
-          const value = answer.headers[header];
-          if (typeof value === 'string') void reply.header(header, value);
-        }
-        // The tag in the URL changes with the image, so players may keep it.
-        void reply.header('cache-control', 'public, max-age=86400');
-        if (request.method === 'HEAD') {
-          await answer.body.dump();
-          return reply.send();
-        }
-        return reply.send(answer.body);
+  routes.anonymous(protoA.GetItemImage, async (request, reply, query) => {
+    const params = request.params as { id: string; type: string; index?: string };
+    const type = IMAGE_TYPE[params.type.toLowerCase()];
+    const id = fromProtocolId(params.id);
+    if (!type || !id || (params.index !== undefined && params.index !== '0')) throw notFound('image');
+    // Open like Emby's (players load artwork without a token); with a valid token, the user's libraries
+    // apply and artwork of a hidden item is not found.
+    const viewer = await routes.optionalPlayer(request);
+    // A library's image is the poster of the item its tag names (see the views).
+    const candidates = [id, fromProtocolId(query.string('tag'))].filter(
+      (value): value is string => value !== null,
+    );
+    for (const candidate of candidates) {
+      const url = await deps.media.imageUrl(candidate, type, viewer?.userId);
+      const answer = await undiciRequest(url, {
+        method: request.method === 'HEAD' ? 'HEAD' : 'GET',
+        headers: { [SERVICE_TOKEN_HEADER]: deps.serviceToken },
+        headersTimeout: 15_000,
+        bodyTimeout: 30_000,
+      }).catch((error: Error) => {
+        throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `media service: ${error.message}`);
+      });
+      if (answer.statusCode === 404) {
+        await answer.body.dump();
+        continue;
       }
-      throw notFound('image');
-    },
-  );
+      if (answer.statusCode !== 200) {
+        await answer.body.dump();
+        throw new AppError(502, 'UPSTREAM_FAILED', `image answered ${answer.statusCode}`);
+      }
+      for (const header of ['content-type', 'content-length', 'etag', 'last-modified']) {
+        const value = answer.headers[header];
+        if (typeof value === 'string') void reply.header(header, value);
+      }
+      // The tag in the URL changes with the image, so players may keep it.
+      void reply.header('cache-control', 'public, max-age=86400');
+      if (request.method === 'HEAD') {
+        await answer.body.dump();
+        return reply.send();
+      }
+      return reply.send(answer.body);
+    }
+    throw notFound('image');
+  });
 }

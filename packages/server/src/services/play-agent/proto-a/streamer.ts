@@ -3,6 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { request as undiciRequest } from 'undici';
 import { locateResponseSchema, type LocateResponse, type PlaybackFile } from '@svc/contracts';
 import { AppError } from '../../../platform/http/errors.js';
+import { attachmentDisposition } from '../../../platform/http/file-delivery/disposition.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { RegistryClient } from '../../../platform/registry-client.js';
 import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
@@ -60,7 +61,9 @@ export class PlaybackStreamer {
     const baseUrl = await this.storageUrl(file.nodeId);
     const headers: Record<string, string> = {
       ...corsHeaders(reply),
-      ...(target.attachmentName ? { 'content-disposition': attachment(target.attachmentName) } : {}),
+      ...(target.attachmentName
+        ? { 'content-disposition': attachmentDisposition(target.attachmentName) }
+        : {}),
     };
     const source = await this.source(baseUrl, file);
     // Every stream has a bucket (unlimited at rate 0), so a new rate reaches the streams already running.
@@ -209,18 +212,4 @@ function corsHeaders(reply: FastifyReply): Record<string, string> {
       .filter(([name, value]) => name.startsWith('access-control-') && value !== undefined)
       .map(([name, value]) => [name, String(value)]),
   );
-}
-
-/** Content-Disposition of a download (RFC 6266 / 8187); a name that cannot be encoded falls back to ASCII. */
-function attachment(name: string): string {
-  // Lone surrogates cannot be encoded: they become U+FFFD.
-  const wellFormed = name.replace(
-    /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g,
-    '\uFFFD',
-  );
-  const encoded = encodeURIComponent(wellFormed).replace(
-    /['()*!]/g,
-    (char) => `%${char.charCodeAt(0).toString(16).toUpperCase()}`,
-  );
-  return `attachment; filename*=UTF-8''${encoded}`;
 }

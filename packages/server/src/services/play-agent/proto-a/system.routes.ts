@@ -1,22 +1,12 @@
-import { z } from 'zod';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, forbidden } from '../../../platform/http/errors.js';
 import { readClientAuthorization } from '../stream/authorization.js';
 import { announcedProduct } from './dialect.js';
 import { userDto, type ServerIdentity } from './dto.js';
 import { fromProtocolId, toProtocolId } from './ids.js';
+import { protoA } from './declarations.js';
 import type { ProtocolRoutes } from './protocol.js';
 import { signInFields } from './sign-in-request.js';
-
-/** Emby clients send `Pw`; some older ones `Password` as well (or only). Field names are case-insensitive. */
-const authenticateSchema = z.record(z.string(), z.unknown()).transform((body) => {
-  const lower = new Map(Object.entries(body).map(([key, value]) => [key.toLowerCase(), value]));
-  const text = (key: string) => {
-    const value = lower.get(key);
-    return typeof value === 'string' ? value : undefined;
-  };
-  return { username: text('username'), password: text('pw') ?? text('password') ?? '' };
-});
 
 /** Server information, sign-in and session capability routes. */
 export function registerSystemRoutes(routes: ProtocolRoutes): void {
@@ -37,13 +27,13 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     };
   };
 
-  routes.anonymous('GET', ['/System/Info/Public'], async (request, reply) => {
+  routes.anonymous(protoA.GetPublicSystemInfo, async (request, reply) => {
     // Some proxies compress by content type; players must get this answer plain (spec: never compressed).
     void reply.header('cache-control', 'no-store, no-transform');
     return publicInfo(request, await deps.freshServer());
   });
 
-  routes.signedIn('GET', ['/System/Info'], async (request, reply) => {
+  routes.signedIn(protoA.GetSystemInfo, async (request, reply) => {
     void reply.header('cache-control', 'no-store');
     return {
       ...publicInfo(request, deps.server()),
@@ -68,19 +58,21 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     };
   });
 
-  routes.anonymous(['GET', 'POST'], ['/System/Ping'], async (request, reply) =>
+  routes.anonymous(protoA.PingSystem, async (request, reply) =>
     reply.type('text/plain; charset=utf-8').send(announcedProduct(request, deps.server()).ProductName),
   );
 
   // No list of accounts for strangers: players sign in by name.
-  routes.anonymous('GET', ['/Users/Public'], async () => []);
+  routes.anonymous(protoA.GetPublicUsers, async () => []);
 
-  routes.anonymous('POST', ['/Users/AuthenticateByName'], async (request) => {
-    const parsed = authenticateSchema.safeParse(signInFields(request));
-    const username = parsed.success ? parsed.data.username?.trim() : undefined;
-    if (!parsed.success || !username) throw badRequest('Username is required');
-    if (username.length > 256 || parsed.data.password.length > 1024) throw badRequest('sign-in too long');
-    const auth = readClientAuthorization(request.headers, request.query as Record<string, unknown>);
+  routes.anonymous(protoA.AuthenticateUserByName, async (request) => {
+    const fields = signInFields(request);
+    const username = fields.Username?.trim();
+    // Emby clients send `Pw`; some older ones `Password` as well, or only.
+    const password = fields.Pw ?? fields.Password ?? '';
+    if (!username) throw badRequest('Username is required');
+    if (username.length > 256 || password.length > 1024) throw badRequest('sign-in too long');
+    const auth = readClientAuthorization(request.headers, request.query);
     const device = {
       client: auth.client,
       deviceName: auth.deviceName,
@@ -89,7 +81,7 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     };
     const answer = await deps.users.login({
       username,
-      password: parsed.data.password,
+      password,
       clientIp: request.clientIp,
       nodeId: deps.nodeId,
       device,
@@ -120,13 +112,9 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     };
   });
 
-  routes.signedIn(
-    'POST',
-    ['/Sessions/Capabilities', '/Sessions/Capabilities/Full'],
-    async (_request, reply) => reply.status(204).send(),
-  );
+  routes.signedIn(protoA.PostCapabilities, async (_request, reply) => reply.status(204).send());
 
-  routes.signedIn('POST', ['/Sessions/Logout'], async (_request, reply, { player }) => {
+  routes.signedIn(protoA.Logout, async (_request, reply, { player }) => {
     await deps.users.logout(player.tokenId);
     deps.tokens.forget(player.token);
     return reply.status(204).send();
@@ -137,15 +125,15 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     const [user, policy] = await Promise.all([deps.users.user(userId), deps.users.playbackPolicy(userId)]);
     return userDto(user, deps.server(), policy.libraryAccess);
   };
-  routes.signedIn('GET', ['/Users/Me'], async (_request, _reply, { player }) => ownUser(player.userId));
+  routes.signedIn(protoA.GetCurrentUser, async (_request, _reply, { player }) => ownUser(player.userId));
 
-  routes.signedIn('GET', ['/Users/:userId'], async (request, _reply, { player }) => {
+  routes.signedIn(protoA.GetUser, async (request, _reply, { player }) => {
     const { userId } = request.params as { userId: string };
     if (fromProtocolId(userId) !== player.userId) throw forbidden('another account');
     return ownUser(player.userId);
   });
 
-  routes.signedIn('GET', ['/DisplayPreferences/:id'], async (request) => {
+  routes.signedIn(protoA.GetDisplayPreferences, async (request) => {
     const { id } = request.params as { id: string };
     return {
       Id: id,
@@ -160,5 +148,5 @@ export function registerSystemRoutes(routes: ProtocolRoutes): void {
     };
   });
 
-  routes.signedIn('GET', ['/Sessions'], async () => []);
+  routes.signedIn(protoA.GetSessions, async () => []);
 }

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '@svc/contracts';
 import type { IncomingMessage, OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import { mediaContentType } from './content-type.js';
+import { fileEtag, httpDate, ifRangeMatches } from '../../../platform/http/file-delivery/conditional.js';
+import { contentTypeOf } from '../../../platform/http/file-delivery/content-type.js';
 import {
   contentRange,
   parseRange,
@@ -8,7 +9,7 @@ import {
   unsatisfiedContentRange,
   type ByteRange,
   type RangeResult,
-} from './range.js';
+} from '../../../platform/http/file-delivery/range.js';
 import { SourceError, type MediaBody, type MediaFacts, type MediaSource } from './sources.js';
 import type { TokenBucket } from './token-bucket.js';
 
@@ -79,11 +80,7 @@ const RESERVED = new Set([
 export function etagOf(facts: MediaFacts): string | null {
   if (facts.etag) return facts.etag;
   if (!facts.mtime) return null;
-  return `"${facts.size.toString(16)}-${Math.floor(facts.mtime.getTime()).toString(16)}"`;
-}
-
-function httpDate(date: Date): string {
-  return new Date(Math.floor(date.getTime() / 1000) * 1000).toUTCString();
+  return fileEtag(facts.size, facts.mtime);
 }
 
 /** The range to serve: If-Range that does not match the current file turns a range request into a full one. */
@@ -96,15 +93,7 @@ function rangeOf(
   const header = req.headers.range;
   if (header === undefined) return { kind: 'none' };
   const ifRange = req.headers['if-range'];
-  if (typeof ifRange === 'string') {
-    const value = ifRange.trim();
-    const matches = value.startsWith('"')
-      ? value === etag
-      : value.startsWith('W/')
-        ? false
-        : value === lastModified;
-    if (!matches) return { kind: 'none' };
-  }
+  if (typeof ifRange === 'string' && !ifRangeMatches(ifRange, etag, lastModified)) return { kind: 'none' };
   return parseRange(header, size);
 }
 
@@ -315,7 +304,7 @@ export async function sendMedia(
           : null;
     const status = ranges.kind === 'ranges' ? 206 : 200;
     headers['content-type'] =
-      options.contentType ?? mediaContentType({ container: options.container, name: options.name });
+      options.contentType ?? contentTypeOf({ container: options.container, name: options.name });
     headers['content-length'] = range ? rangeLength(range) : 0;
     if (status === 206) headers['content-range'] = contentRange(range!, facts.size);
     result.status = status;

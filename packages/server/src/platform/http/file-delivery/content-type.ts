@@ -1,7 +1,12 @@
 import path from 'node:path';
+import { lookup } from 'mime-types';
 
-/** Media types by container name (ffprobe format names, Emby container strings) and file extension. */
-const BY_NAME = new Map<string, string>(
+/**
+ * Media types players need exactly as they are (several differ in mime-db, which names for example
+ * `audio/x-flac` or none for `.ass`), by container name (ffprobe format names, Emby container strings) and
+ * by file extension. Anything else is looked up in mime-db through `mime-types`.
+ */
+const PLAYER_TYPES = new Map<string, string>(
   Object.entries({
     mkv: 'video/x-matroska',
     mk3d: 'video/x-matroska',
@@ -42,25 +47,27 @@ const BY_NAME = new Map<string, string>(
     vtt: 'text/vtt',
     webvtt: 'text/vtt',
     sup: 'application/octet-stream',
+    // Text a library keeps beside its media (NFO metadata), read as UTF-8.
+    nfo: 'text/plain; charset=utf-8',
+    txt: 'text/plain; charset=utf-8',
   }),
 );
 
 export const DEFAULT_CONTENT_TYPE = 'application/octet-stream';
 
 /**
- * The Content-Type of a media file: from its container when one is known (`mkv`, `matroska,webm`, …),
- * else from the extension of its name, else application/octet-stream.
+ * The Content-Type of a file: from its container when one is known (`mkv`, `matroska,webm`, …), else from
+ * the extension of its name, else application/octet-stream.
  */
-export function mediaContentType(options: { container?: string | null; name?: string | null }): string {
+export function contentTypeOf(options: { container?: string | null; name?: string | null }): string {
   const container = options.container?.trim().toLowerCase();
   if (container) {
-    const known = BY_NAME.get(container) ?? BY_NAME.get(container.split(',')[0]!);
+    const known = PLAYER_TYPES.get(container) ?? PLAYER_TYPES.get(container.split(',')[0]!);
     if (known) return known;
   }
   if (options.name) {
     const extension = path.extname(options.name).slice(1).toLowerCase();
-    const known = BY_NAME.get(extension);
-    if (known) return known;
+    if (extension) return PLAYER_TYPES.get(extension) ?? (lookup(extension) || DEFAULT_CONTENT_TYPE);
   }
   return DEFAULT_CONTENT_TYPE;
 }
