@@ -1,5 +1,4 @@
 import { declareEndpoints, type EndpointSpec, type HttpMethod } from '../endpoint.js';
-import { healthResponseSchema } from '../health.js';
 
 /**
  * A path below an announced client protocol this node never serves (PROTO_B, PROTO_C): always 503
@@ -20,15 +19,6 @@ const unserved = (protocol: 'PROTO_B' | 'PROTO_C', method: HttpMethod) =>
  * the play-agent itself (services/play-agent/proto-a/declarations.ts; docs/play-agent.md).
  */
 export const playAgentEndpoints = declareEndpoints('play-agent', {
-  health: {
-    method: 'GET',
-    path: '/health',
-    summary: 'Liveness of the play-agent',
-    tag: 'Play-agent',
-    auth: { direct: 'health' },
-    response: healthResponseSchema,
-    errors: [],
-  },
   unservedProtoBGet: unserved('PROTO_B', 'GET'),
   unservedProtoBPost: unserved('PROTO_B', 'POST'),
   unservedProtoBDelete: unserved('PROTO_B', 'DELETE'),

@@ -97,6 +97,7 @@ export function installRouteAuth(
   app.decorateRequest('fromService', false);
 
   app.addHook('onRoute', (route: RouteOptions) => {
+    refuseUndeclared(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' && route.config?.auth === undefined) continue;
@@ -150,6 +151,18 @@ export function installRouteAuth(
       }
     }
   });
+}
+
+/**
+ * A route serves a declared endpoint (`serve()` sets `config.endpoint`), or it is an entrance's catch-all
+ * proxy, which forwards rather than serves. Anything else is a programming error, caught at start-up.
+ */
+function refuseUndeclared(route: RouteOptions): void {
+  if (route.config?.endpoint !== undefined) return;
+  const auth = route.config?.auth;
+  if (auth !== undefined && 'direct' in auth && auth.direct === 'entrance') return;
+  const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
+  throw new Error(`route ${methods} ${route.url} has no endpoint declaration (docs/architecture.md "Endpoints")`);
 }
 
 /**
