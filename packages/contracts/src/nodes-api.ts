@@ -298,3 +298,68 @@ export const nodeLifecycleResponseSchema = z.object({
   accepted: z.literal(true),
 });
 export type NodeLifecycleResponse = z.infer<typeof nodeLifecycleResponseSchema>;
+
+/** GET /api/config/internal/nodes?ids=a,b (service token): comma-separated ids, at most 200 distinct. */
+export const nodeDirectoryQuerySchema = z.object({
+  ids: z
+    .string()
+    .max(10_000)
+    .transform((value) => [
+      ...new Set(
+        value
+          .split(',')
+          .map((id) => id.trim())
+          .filter(Boolean),
+      ),
+    ])
+    .pipe(z.array(z.string().max(64)).max(200)),
+});
+
+/** GET /api/config/internal/nodes → the records among the ids that exist (unknown ids are absent). */
+export const nodeDirectoryResponseSchema = z.object({
+  nodes: z.array(
+    z.object({
+      nodeId: z.string(),
+      serviceType: nodeServiceTypeSchema,
+      name: z.string(),
+      scope: z.enum(['EMBEDDED', 'EXTERNAL']),
+      /** PENDING until the first heartbeat; offline once heartbeats stopped for 30 s (computed on read). */
+      status: nodeStatusSchema,
+      lastHeartbeatAt: z.string().nullable(),
+      disabled: z.boolean(),
+    }),
+  ),
+});
+export type NodeDirectoryResponse = z.infer<typeof nodeDirectoryResponseSchema>;
+
+/**
+ * GET /api/config/nodes/install/{token}/{kind}: any text is accepted here, because every bad request gets the
+ * same plain-text 403 `# invalid token` (the answer is piped into bash, never a JSON error body).
+ */
+export const installScriptParamsSchema = z.object({ token: z.string(), kind: z.string() });
+/** `?ffmpeg=true` (or `1`) asks for the variant with ffmpeg (play-agents); anything else is ignored. */
+export const installScriptQuerySchema = z.object({ ffmpeg: z.unknown().optional() });
+
+/** GET /api/config/binaries/{service}?token=<NODE_TOKEN>: the route checks the token itself. */
+export const binaryDownloadParamsSchema = z.object({ service: z.string() });
+/** The node token; a missing or repeated one answers 401 (the route reads a single string only). */
+export const binaryDownloadQuerySchema = z.object({ token: z.unknown().optional() });
+
+/** GET /api/config/binaries/status (console, permission `node`). */
+export const binaryStatusSchema = z.object({
+  /** False: the config service provides no binary (downloads answer 404 BINARY_NOT_AVAILABLE). */
+  provided: z.boolean(),
+  file: z.string(),
+  platform: z.string(),
+  version: z.string().nullable(),
+  sizeBytes: z.number().nullable(),
+  sha256: z.string().nullable(),
+  modifiedAt: z.string().nullable(),
+  services: z.array(z.enum(['svc-control-storage', 'svc-play-agent'])),
+  controlVersion: z.string(),
+  /** Images of the docker install kinds (SVC_NODE_IMAGE, SVC_NODE_IMAGE_FFMPEG). */
+  dockerImage: z.string(),
+  dockerImageFfmpeg: z.string(),
+  message: z.string(),
+});
+export type BinaryStatus = z.infer<typeof binaryStatusSchema>;

@@ -32,3 +32,9 @@ export type ServiceInstance = z.infer<typeof serviceInstanceSchema>;
 
 export const listInstancesResponseSchema = z.object({ instances: z.array(serviceInstanceSchema) });
 export type ListInstancesResponse = z.infer<typeof listInstancesResponseSchema>;
+
+/** GET /api/config/registry/instances?service=&nodeId= (service token): the live instances. */
+export const listInstancesQuerySchema = z.object({
+  service: registeredServiceSchema.optional(),
+  nodeId: z.string().max(64).optional(),
+});
