@@ -362,6 +362,26 @@ export const inboundWebhookRequestSchema = z.object({
 });
 export type InboundWebhookRequest = z.infer<typeof inboundWebhookRequestSchema>;
 
+/** POST|GET /api/webhook/{token}: the token is the path's last segment (the service checks it itself). */
+export const inboundWebhookParamsSchema = z.object({ token: z.string() });
+
+/**
+ * The query form of the request (GET, or a POST without a JSON body): `data` repeated or one JSON-encoded
+ * array. Any shape passes here: the service checks the token first and only then the request.
+ */
+export const inboundWebhookQuerySchema = z.looseObject({
+  data: z.union([z.string(), z.array(z.string())]).optional(),
+  replace_path: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+/**
+ * The JSON body of a POST: the shape of inboundWebhookRequestSchema, checked by the service after the token
+ * (so a caller without the token learns nothing about the request format); any JSON passes here.
+ */
+export const inboundWebhookBodySchema = z
+  .unknown()
+  .describe('{ "data": ["/path", ...], "replace_path": "/mnt*" } (see inboundWebhookRequestSchema)');
+
 export const webhookTaskSchema = z.object({
   /** The scan that carries out the task (see GET /api/media/libraries/:id/scan). */
   id: z.string(),

@@ -359,6 +359,9 @@ export const playbackImageParamsSchema = z.strictObject({
   type: playbackImageTypeSchema,
 });
 
+/** `userId`: the player that asked, when it presented a token (its libraries then apply). */
+export const playbackImageQuerySchema = z.object({ userId: z.string().optional() });
+
 // --- Config service: play-agent policy, manual addresses -------------------------------------------------
 
 export const CLIENT_PROTOCOLS = ['proto_a', 'PROTO_B', 'PROTO_C'] as const;
