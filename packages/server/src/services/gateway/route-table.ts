@@ -3,7 +3,6 @@ import { allEndpoints, routerPath, type EndpointDeclaration, type GatewayRule } 
 import { AUTH_ROUTES } from './table/auth.table.js';
 import { CONFIG_ROUTES } from './table/config.table.js';
 import { MEDIA_ROUTES } from './table/media.table.js';
-import { STORAGE_ROUTES } from './table/storage.table.js';
 
 export interface GatewayRouteEntry {
   methods: readonly ('GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE')[];
@@ -23,7 +22,6 @@ export const GATEWAY_ROUTE_TABLE: readonly GatewayRouteEntry[] = [
   ...CONFIG_ROUTES,
   ...AUTH_ROUTES,
   ...MEDIA_ROUTES,
-  ...STORAGE_ROUTES,
 ];
 
 /** The gateway's entries of the declared endpoints: every endpoint whose rule is a gateway rule. */
