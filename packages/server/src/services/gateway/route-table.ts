@@ -1,6 +1,5 @@
 import FindMyWay, { type HTTPVersion } from 'find-my-way';
 import { allEndpoints, routerPath, type EndpointDeclaration, type GatewayRule } from '@svc/contracts';
-import { AUTH_ROUTES } from './table/auth.table.js';
 import { CONFIG_ROUTES } from './table/config.table.js';
 import { MEDIA_ROUTES } from './table/media.table.js';
 
@@ -20,7 +19,6 @@ export interface GatewayRouteEntry {
 export const GATEWAY_ROUTE_TABLE: readonly GatewayRouteEntry[] = [
   ...gatewayEntries(allEndpoints),
   ...CONFIG_ROUTES,
-  ...AUTH_ROUTES,
   ...MEDIA_ROUTES,
 ];
 

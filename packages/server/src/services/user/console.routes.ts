@@ -1,9 +1,6 @@
-import {
-  dashboardSessionsResponseSchema,
-  setWebPlayerRequestSchema,
-  webPlayerStateSchema,
-} from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { serve } from '../../platform/http/endpoint-route.js';
 import type { DashboardService } from './dashboard.service.js';
 import { actorOf } from './request-actor.js';
 import type { WebPlaybackService } from './web-playback.service.js';
@@ -15,20 +12,8 @@ export function registerConsoleRoutes(
 ): void {
   const { dashboard, webPlayback } = services;
 
-  app.get(
-    '/api/auth/admin/dashboard/sessions',
-    {
-      config: { auth: { gateway: { kind: 'admin', anyOf: ['dashboard'] } } },
-      schema: { response: { 200: dashboardSessionsResponseSchema } },
-    },
-    async () => dashboard.activeSessions(),
-  );
-  app.put(
-    '/api/auth/admin/branding/web-player',
-    {
-      config: { auth: { gateway: { kind: 'admin', anyOf: ['settings'] } } },
-      schema: { body: setWebPlayerRequestSchema, response: { 200: webPlayerStateSchema } },
-    },
-    async (request) => webPlayback.setSystemEnabled(actorOf(request), request.body.enabled),
+  serve(app, endpoints.user.listDashboardSessions, async () => dashboard.activeSessions());
+  serve(app, endpoints.user.setWebPlayer, async (request) =>
+    webPlayback.setSystemEnabled(actorOf(request), request.body.enabled),
   );
 }

@@ -1,5 +1,6 @@
-import { myWebPlaybackResponseSchema, userUsageResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import type { AppServer } from '../../platform/http/create-server.js';
+import { serve } from '../../platform/http/endpoint-route.js';
 import type { AccessPolicyService } from './access-policy.service.js';
 import { identityOf } from './request-actor.js';
 import type { WebPlaybackService } from './web-playback.service.js';
@@ -10,17 +11,8 @@ export function registerMeRoutes(
   services: { access: AccessPolicyService; webPlayback: WebPlaybackService },
 ): void {
   const { access, webPlayback } = services;
-  const config = { auth: { gateway: { kind: 'account' } } } as const;
 
-  app.get(
-    '/api/auth/me/web-playback',
-    { config, schema: { response: { 200: myWebPlaybackResponseSchema } } },
-    async (request) => webPlayback.forAccount(identityOf(request)),
-  );
+  serve(app, endpoints.user.getMyWebPlayback, async (request) => webPlayback.forAccount(identityOf(request)));
   // The same answer as an administrator's GET /api/auth/admin/users/:id/usage, for the caller itself.
-  app.get(
-    '/api/auth/me/usage',
-    { config, schema: { response: { 200: userUsageResponseSchema } } },
-    async (request) => access.usage(identityOf(request).userId),
-  );
+  serve(app, endpoints.user.getMyUsage, async (request) => access.usage(identityOf(request).userId));
 }
