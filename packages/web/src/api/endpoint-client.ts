@@ -53,6 +53,19 @@ export function endpointPath(endpoint: Pick<EndpointDeclaration, 'path'>, params
   return fillPath(endpoint.path, params as Record<string, string | number> | undefined);
 }
 
+/**
+ * The path with its `{name}` segments filled as given, not encoded: for text people read or paste, such as a
+ * command line that shows a masked token (`svc_node_…abcd`).
+ */
+export function endpointPathText(
+  endpoint: Pick<EndpointDeclaration, 'path'>,
+  params: Readonly<Record<string, string | number>>,
+): string {
+  return endpoint.path.replace(/\{([A-Za-z0-9_]+)\}/g, (whole, name: string) =>
+    String(params[name] ?? whole),
+  );
+}
+
 /** Path and query of a call, for what is not a JSON request (a download, a stream, an event source). */
 export function endpointUrl(
   endpoint: Pick<EndpointDeclaration, 'path'>,
