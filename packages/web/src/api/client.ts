@@ -20,9 +20,12 @@ export interface Credentials {
   adminToken?: string;
 }
 
+type QueryScalar = string | number | boolean | undefined | null;
+
 export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
-  query?: Record<string, string | number | boolean | undefined | null>;
+  /** Scalars as text; a list as its key repeated (what Fastify's query parser turns back into an array). */
+  query?: Readonly<Record<string, QueryScalar | readonly QueryScalar[]>>;
   body?: unknown;
   /** Raw body (a file chunk); sent as is with its own content type. */
   rawBody?: Blob | ArrayBuffer;
@@ -39,8 +42,12 @@ export function onUnauthorized(listener: typeof unauthorizedListener): void {
 
 export function buildUrl(path: string, query?: RequestOptions<unknown>['query']): string {
   const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query ?? {})) {
-    if (value !== undefined && value !== null && value !== '') params.set(key, String(value));
+  for (const [key, entry] of Object.entries(query ?? {})) {
+    const values: readonly QueryScalar[] = Array.isArray(entry) ? entry : [entry as QueryScalar];
+    // Left out rather than sent empty: the server's schemas then apply their defaults.
+    for (const value of values) {
+      if (value !== undefined && value !== null && value !== '') params.append(key, String(value));
+    }
   }
   const search = params.toString();
   return search ? `${path}?${search}` : path;

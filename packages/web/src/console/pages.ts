@@ -1,4 +1,5 @@
 import {
+  IconApi,
   IconBooks,
   IconChartBar,
   IconDatabase,
@@ -74,5 +75,12 @@ export const consolePages: PageEntry[] = [
     permission: 'settings',
     icon: IconSettings,
     load: () => import('./settings/settings-page.js'),
+  },
+  {
+    // Every console account may read the reference; each operation names the permission it needs.
+    path: 'api-reference',
+    labelKey: 'nav.apiReference',
+    icon: IconApi,
+    load: () => import('./api-reference/api-reference-page.js'),
   },
 ];

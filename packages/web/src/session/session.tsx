@@ -1,8 +1,9 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { accountSchema, type Account, type LoginResponse, type Permission } from '@svc/contracts';
+import { type Account, accountSchema, endpoints, type LoginResponse, type Permission } from '@svc/contracts';
 import { z } from 'zod';
-import { apiRequest, onUnauthorized, type Credentials } from '../api/client.js';
+import { onUnauthorized, type Credentials } from '../api/client.js';
+import { callEndpoint } from '../api/endpoint-client.js';
 
 /** Which web app a session belongs to: each keeps its own tokens, so both can be open side by side. */
 export type AppKind = 'console' | 'portal';
@@ -84,7 +85,7 @@ export function SessionProvider({ app, children }: { app: AppKind; children: Rea
       },
       async signOut() {
         if (credentials) {
-          await apiRequest(credentials, '/api/auth/logout', { method: 'POST' }).catch(() => undefined);
+          await callEndpoint(credentials, endpoints.user.logout).catch(() => undefined);
         }
         store(undefined);
         queryClient.clear();

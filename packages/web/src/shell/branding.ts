@@ -1,19 +1,18 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { brandingResponseSchema, type BrandingResponse } from '@svc/contracts';
-import { apiRequest } from '../api/client.js';
+import { endpoints, type BrandingResponse } from '@svc/contracts';
+import { callEndpoint } from '../api/endpoint-client.js';
 
 export const DEFAULT_SYSTEM_NAME = 'SVC Media';
 
 /** Where the public branding is cached; the settings page invalidates it after a save. */
-export const PUBLIC_BRANDING_QUERY_KEY = ['public', '/api/auth/branding'] as const;
+export const PUBLIC_BRANDING_QUERY_KEY = ['public', endpoints.user.getBranding.path] as const;
 
 /** The public branding (system name, logo), read before sign-in and shared by every page. */
 export function useBranding(): BrandingResponse | undefined {
   const { data } = useQuery({
     queryKey: PUBLIC_BRANDING_QUERY_KEY,
-    queryFn: ({ signal }) =>
-      apiRequest(undefined, '/api/auth/branding', { schema: brandingResponseSchema, signal }),
+    queryFn: ({ signal }) => callEndpoint(undefined, endpoints.user.getBranding, { signal }),
     staleTime: 30_000,
   });
   return data;

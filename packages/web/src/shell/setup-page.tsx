@@ -1,14 +1,15 @@
 import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { setupAdminRequestSchema, setupStatusResponseSchema, type SetupAdminRequest } from '@svc/contracts';
+import { endpoints, type SetupAdminRequest, setupAdminRequestSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
-import { apiRequest, type ApiError } from '../api/client.js';
+import { type ApiError } from '../api/client.js';
 import { zodValidate } from '../forms/zod-form.js';
 import { ErrorAlert } from './error-alert.js';
 import { PageSkeleton } from './app-layout.js';
 import { PublicFrame } from './sign-in-page.js';
+import { callEndpoint } from '../api/endpoint-client.js';
 
 interface SetupValues {
   username: string;
@@ -28,9 +29,8 @@ export function SetupPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const status = useQuery({
-    queryKey: ['public', '/api/auth/setup/status'],
-    queryFn: ({ signal }) =>
-      apiRequest(undefined, '/api/auth/setup/status', { schema: setupStatusResponseSchema, signal }),
+    queryKey: ['public', endpoints.user.getSetupStatus.path],
+    queryFn: ({ signal }) => callEndpoint(undefined, endpoints.user.getSetupStatus, { signal }),
   });
   const form = useForm<SetupValues>({
     mode: 'controlled',
@@ -42,7 +42,7 @@ export function SetupPage() {
     },
   });
   const create = useMutation<unknown, ApiError, SetupAdminRequest>({
-    mutationFn: (body) => apiRequest(undefined, '/api/auth/setup/admin', { method: 'POST', body }),
+    mutationFn: (body) => callEndpoint(undefined, endpoints.user.createFirstAdmin, { body }),
     onSuccess: () => void navigate('/console/login', { replace: true, state: { setupDone: true } }),
   });
 

@@ -12,20 +12,16 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import {
-  loginRequestSchema,
-  loginResponseSchema,
-  setupStatusResponseSchema,
-  type LoginRequest,
-} from '@svc/contracts';
+import { endpoints, type LoginRequest, loginRequestSchema, loginResponseSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { apiRequest, type ApiError } from '../api/client.js';
+import { type ApiError } from '../api/client.js';
 import { zodValidate } from '../forms/zod-form.js';
 import { useSession } from '../session/session.js';
 import { systemNameOf, useBranding, useDocumentBranding } from './branding.js';
 import { ErrorAlert } from './error-alert.js';
 import { HeaderControls } from './header-controls.js';
+import { callEndpoint } from '../api/endpoint-client.js';
 
 /** A centred card with the branding and the language/theme switches, for pages before sign-in. */
 export function PublicFrame({ title, children }: { title: string; children: React.ReactNode }) {
@@ -61,9 +57,8 @@ export function SignInPage({ app }: { app: 'console' | 'portal' }) {
   const location = useLocation();
   const [params] = useSearchParams();
   const setup = useQuery({
-    queryKey: ['public', '/api/auth/setup/status'],
-    queryFn: ({ signal }) =>
-      apiRequest(undefined, '/api/auth/setup/status', { schema: setupStatusResponseSchema, signal }),
+    queryKey: ['public', endpoints.user.getSetupStatus.path],
+    queryFn: ({ signal }) => callEndpoint(undefined, endpoints.user.getSetupStatus, { signal }),
     enabled: app === 'console',
   });
   const form = useForm({
@@ -75,8 +70,7 @@ export function SignInPage({ app }: { app: 'console' | 'portal' }) {
     })),
   });
   const login = useMutation<unknown, ApiError, LoginRequest>({
-    mutationFn: (body) =>
-      apiRequest(undefined, '/api/auth/login', { method: 'POST', body, schema: loginResponseSchema }),
+    mutationFn: (body) => callEndpoint(undefined, endpoints.user.login, { body }),
     onSuccess: (answer) => {
       session.signIn(loginResponseSchema.parse(answer));
       const next = params.get('next');

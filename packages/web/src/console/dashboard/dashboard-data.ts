@@ -1,26 +1,15 @@
-import {
-  dashboardHealthResponseSchema,
-  dashboardSessionsResponseSchema,
-  dashboardSetupResponseSchema,
-  storageUsageResponseSchema,
-} from '@svc/contracts';
-import { useApiQuery } from '../../api/hooks.js';
+import { endpoints } from '@svc/contracts';
 import { DASHBOARD_REFRESH_MS } from './dashboard-view.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 /** The dashboard's sources (health, sessions, storage and the first-run checklist), each refreshed every 10 s (keeping the last answer on screen meanwhile). */
 export function useDashboardData() {
   const options = { refetchInterval: DASHBOARD_REFRESH_MS, keepPrevious: true } as const;
   return {
-    health: useApiQuery('/api/config/dashboard/health', {
-      schema: dashboardHealthResponseSchema,
-      ...options,
-    }),
-    sessions: useApiQuery('/api/auth/admin/dashboard/sessions', {
-      schema: dashboardSessionsResponseSchema,
-      ...options,
-    }),
-    storage: useApiQuery('/api/storage/dashboard/usage', { schema: storageUsageResponseSchema, ...options }),
-    setup: useApiQuery('/api/config/dashboard/setup', { schema: dashboardSetupResponseSchema, ...options }),
+    health: useEndpointQuery(endpoints.config.getDashboardHealth, {}, options),
+    sessions: useEndpointQuery(endpoints.user.listDashboardSessions, {}, options),
+    storage: useEndpointQuery(endpoints.storage.getUsage, {}, options),
+    setup: useEndpointQuery(endpoints.config.getDashboardSetup, {}, options),
   };
 }
 

@@ -14,10 +14,9 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import { containerLabel, containerName, mediaItemDetailSchema, type MediaItemDetail } from '@svc/contracts';
+import { containerLabel, containerName, endpoints, type MediaItemDetail } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
 import { formatBytes, formatDateTime, formatDuration } from '../../i18n/format.js';
 import { QueryState } from '../../shell/query-state.js';
 import { TimeZoneNote } from '../../shell/time-zone-note.js';
@@ -25,6 +24,7 @@ import { AuthImage } from './auth-image.js';
 import { ItemCard } from './item-card.js';
 import { episodeLabel, formatBitrate } from './item-labels.js';
 import { sourceLabel, useMountLabels } from './mount-labels.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -196,7 +196,7 @@ function ItemBody({ item }: { item: MediaItemDetail }) {
 export function ItemDetail() {
   const { t } = useTranslation('libraries');
   const { libraryId = '', itemId = '' } = useParams();
-  const query = useApiQuery(`/api/media/items/${itemId}`, { schema: mediaItemDetailSchema });
+  const query = useEndpointQuery(endpoints.media.getItem, { params: { id: itemId } });
   const item = query.data;
   return (
     <Stack gap="md">

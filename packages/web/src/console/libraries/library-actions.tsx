@@ -3,19 +3,20 @@ import { Group } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { Library } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { ConfirmDialog } from '../../shell/confirm-dialog.js';
 import { DeleteIconButton, EditIconButton } from '../../shell/row-action-icons.js';
 import { LibraryFormModal } from './library-form-modal.js';
+import { endpoints } from '@svc/contracts';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 /** Edit and delete buttons of a library, with their dialog and confirmation. */
 export function LibraryActions({ library, onDeleted }: { library: Library; onDeleted?: () => void }) {
   const { t } = useTranslation('libraries');
   const [editing, setEditing] = useState(false);
   const [deleting, setDeleting] = useState(false);
-  const remove = useApiMutation(
-    (api, id: string) => api(`/api/media/libraries/${id}`, { method: 'DELETE' }),
-    ['/api/media/libraries'],
+  const remove = useEndpointMutation(
+    (call, id: string) => call(endpoints.media.deleteLibrary, { params: { id } }),
+    [endpoints.media.listLibraries],
   );
   return (
     <Group gap={4} wrap="nowrap">

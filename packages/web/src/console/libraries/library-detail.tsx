@@ -11,10 +11,9 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
-import { libraryDetailSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { TimeZoneNote } from '../../shell/time-zone-note.js';
 import { LibraryActions } from './library-actions.js';
@@ -23,6 +22,7 @@ import { LibraryCountSummary } from './library-list.js';
 import { sourceLabel, useMountLabels } from './mount-labels.js';
 import { ScanButton, ScanView } from './scan-view.js';
 import { useLibraryScan } from './use-library-scan.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 /** One library: its settings, the storage nodes' probe tools, the scan with live progress, and its items. */
 export function LibraryDetail() {
@@ -30,7 +30,7 @@ export function LibraryDetail() {
   const { libraryId = '' } = useParams();
   const navigate = useNavigate();
   const labels = useMountLabels();
-  const query = useApiQuery(`/api/media/libraries/${libraryId}`, { schema: libraryDetailSchema });
+  const query = useEndpointQuery(endpoints.media.getLibrary, { params: { id: libraryId } });
   const library = query.data;
   const scan = useLibraryScan(libraryId, library?.name ?? '', library?.lastScan ?? null);
 

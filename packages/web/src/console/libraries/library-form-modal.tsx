@@ -3,9 +3,8 @@ import { ActionIcon, Button, Group, Modal, Select, SimpleGrid, Stack, Text, Text
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconFolder, IconX } from '@tabler/icons-react';
-import { createLibraryRequestSchema, LIBRARY_TYPES, librarySchema, type Library } from '@svc/contracts';
+import { createLibraryRequestSchema, endpoints, type Library, LIBRARY_TYPES } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { toMediaPath } from '../storage/mount-path.js';
@@ -20,6 +19,7 @@ import {
 } from './library-form.js';
 import { sourceLabel, useMountLabels } from './mount-labels.js';
 import { SourcePicker } from './source-picker.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 /** The toast after saving: a new library says whether its first scan started (the server starts one). */
 function createdMessage(library: Library | undefined, saved: Library) {
@@ -53,20 +53,15 @@ export function LibraryFormModal({
     clearErrors();
   }, [opened, library, setValues, clearErrors]);
 
-  const save = useApiMutation(
-    (api, values: LibraryFormValues) =>
+  const save = useEndpointMutation(
+    (call, values: LibraryFormValues) =>
       library
-        ? api(`/api/media/libraries/${library.id}`, {
-            method: 'PATCH',
+        ? call(endpoints.media.updateLibrary, {
+            params: { id: library.id },
             body: toUpdateLibraryRequest(values, library),
-            schema: librarySchema,
           })
-        : api('/api/media/libraries', {
-            method: 'POST',
-            body: toCreateLibraryRequest(values),
-            schema: librarySchema,
-          }),
-    ['/api/media/libraries'],
+        : call(endpoints.media.createLibrary, { body: toCreateLibraryRequest(values) }),
+    [endpoints.media.listLibraries],
   );
   const close = () => {
     save.reset();

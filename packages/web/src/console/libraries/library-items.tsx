@@ -3,16 +3,16 @@ import { ActionIcon, Group, Pagination, Select, SimpleGrid, Text, TextInput, Too
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch, IconSortAscending, IconSortDescending } from '@tabler/icons-react';
 import {
-  itemSortSchema,
-  listItemsResponseSchema,
-  mediaItemKindSchema,
+  endpoints,
   type ItemSort,
+  itemSortSchema,
   type MediaItemKind,
+  mediaItemKindSchema,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { QueryState } from '../../shell/query-state.js';
 import { ItemCard } from './item-card.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 const PAGE_SIZE = 24;
 
@@ -25,11 +25,14 @@ export function LibraryItems({ libraryId }: { libraryId: string }) {
   const [sort, setSort] = useState<ItemSort>('title');
   const [order, setOrder] = useState<'asc' | 'desc'>('asc');
   const [page, setPage] = useState(1);
-  const query = useApiQuery(`/api/media/libraries/${libraryId}/items`, {
-    schema: listItemsResponseSchema,
-    query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, kind, sort, order },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.media.listLibraryItems,
+    {
+      params: { id: libraryId },
+      query: { page, pageSize: PAGE_SIZE, search: debounced || undefined, kind, sort, order },
+    },
+    { keepPrevious: true },
+  );
 
   return (
     <>

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import { Anchor, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { listLibrariesResponseSchema, type Library } from '@svc/contracts';
+import { endpoints, type Library } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
 import { formatNumber } from '../../i18n/format.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { QueryState } from '../../shell/query-state.js';
@@ -14,6 +13,7 @@ import { LibraryFormModal } from './library-form-modal.js';
 import { sourceLabel, useMountLabels } from './mount-labels.js';
 import { ScanButton, ScanView } from './scan-view.js';
 import { useLibraryScan } from './use-library-scan.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 /** The counters of a library: the top-level total and each kind. */
 export function LibraryCountSummary({ library }: { library: Library }) {
@@ -81,7 +81,7 @@ export function LibraryList() {
   const { t } = useTranslation('libraries');
   const labels = useMountLabels();
   const [creating, setCreating] = useState(false);
-  const query = useApiQuery('/api/media/libraries', { schema: listLibrariesResponseSchema });
+  const query = useEndpointQuery(endpoints.media.listLibraries, {});
   return (
     <>
       <PageHeader

@@ -1,7 +1,7 @@
 import { useMemo } from 'react';
-import { mountListSchema, type LibrarySource } from '@svc/contracts';
+import { endpoints, type LibrarySource } from '@svc/contracts';
 import { useSession } from '../../session/session.js';
-import { useStorageQuery } from '../storage/storage-query.js';
+import { useStorageEndpointQuery } from '../storage/storage-query.js';
 
 /**
  * Names of the storage node's mounts by id, to show library sources readably; empty without the
@@ -9,10 +9,11 @@ import { useStorageQuery } from '../storage/storage-query.js';
  */
 export function useMountLabels(): ReadonlyMap<string, string> {
   const session = useSession();
-  const mounts = useStorageQuery('/api/storage/mounts', {
-    schema: mountListSchema,
-    enabled: session.can('storage'),
-  });
+  const mounts = useStorageEndpointQuery(
+    endpoints.storage.listMounts,
+    {},
+    { enabled: session.can('storage') },
+  );
   return useMemo(
     () => new Map((mounts.data?.mounts ?? []).map((mount) => [mount.id, mount.name] as const)),
     [mounts.data],

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Anchor, Button, Group, Paper, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { librarySourceInputSchema, mountListSchema } from '@svc/contracts';
+import { endpoints, librarySourceInputSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { schemaMessage } from '../../forms/schema-messages.js';
 import { useSession } from '../../session/session.js';
@@ -9,14 +9,14 @@ import { ErrorAlert } from '../../shell/error-alert.js';
 import { FolderPicker } from '../storage/folder-picker.js';
 import { normaliseMountPath, toMediaPath } from '../storage/mount-path.js';
 import { DEFAULT_STORAGE_NODE_ID, defaultStorageNode, storageNodeHeaders } from '../storage/storage-nodes.js';
-import { StorageTargetContext, useStorageQuery } from '../storage/storage-query.js';
+import { StorageTargetContext, useStorageEndpointQuery } from '../storage/storage-query.js';
 import { useStorageNodes } from '../storage/use-storage-nodes.js';
 import type { SourceValue } from './library-form.js';
 
 /** Mount choice and folder browsing (multi-select) on one storage node. */
 function BrowseSources({ nodeId, onAdd }: { nodeId: string; onAdd: (sources: SourceValue[]) => void }) {
   const { t } = useTranslation('libraries');
-  const mounts = useStorageQuery('/api/storage/mounts', { schema: mountListSchema });
+  const mounts = useStorageEndpointQuery(endpoints.storage.listMounts, {});
   const [mountId, setMountId] = useState<string | null>(null);
   const [path, setPath] = useState('');
   const [selected, setSelected] = useState<string[]>([]);

@@ -3,9 +3,12 @@ import { authHeaders, type Credentials } from '../../api/client.js';
 
 export type AuthImageState = { status: 'loading' } | { status: 'ready'; url: string } | { status: 'missing' };
 
-/** The service's own image routes need the Authorization headers; other addresses (a provider's poster) do not. */
+/**
+ * The service's own image routes (a path on this origin) need the Authorization headers; other addresses (a
+ * provider's poster, `https://…` or `//host/…`) do not.
+ */
 export function needsAuthorisedFetch(url: string): boolean {
-  return url.startsWith('/api/');
+  return /^\/(?!\/)/.test(url);
 }
 
 /**

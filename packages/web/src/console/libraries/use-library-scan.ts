@@ -1,20 +1,18 @@
-import { useCallback, useEffect, useEffectEvent, useState } from 'react';
+import { useCallback, useEffect, useEffectEvent, useMemo, useState } from 'react';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import {
-  libraryScanResponseSchema,
-  scanStatusSchema,
-  type LibraryScanResponse,
-  type ScanMode,
-  type ScanStatus,
-} from '@svc/contracts';
+import { endpoints, type LibraryScanResponse, type ScanMode, type ScanStatus } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.js';
-import { useApiMutation, useApiQuery } from '../../api/hooks.js';
 import { useSession } from '../../session/session.js';
 import { useErrorText } from '../../shell/error-alert.js';
-import { invalidatePath } from '../storage/storage-query.js';
 import { ACTIVE_POLL_MS, isScanActive, newerScan, scanPollInterval, watchEnded } from './scan-progress.js';
+import {
+  endpointQueryKey,
+  invalidateEndpoints,
+  useEndpointMutation,
+  useEndpointQuery,
+} from '../../api/endpoint-hooks.js';
 
 /**
  * A library's scan: start one, and while one is queued or running poll GET …/scan every second (live
@@ -25,18 +23,24 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
   const errorText = useErrorText();
   const queryClient = useQueryClient();
   const { app } = useSession();
-  const path = `/api/media/libraries/${libraryId}/scan`;
+  const scanKey = useMemo(
+    () => endpointQueryKey(app, endpoints.media.getScan, { params: { id: libraryId } }),
+    [app, libraryId],
+  );
   // When the watch of a scan began: answers fetched before it do not tell that scan's end.
   const [since, setSince] = useState<number | null>(() => (isScanActive(listed) ? Date.now() : null));
 
-  const query = useApiQuery<LibraryScanResponse>(path, {
-    schema: libraryScanResponseSchema,
-    enabled: since !== null,
-    refetchInterval: (current) =>
-      since !== null && current.state.dataUpdatedAt < since
-        ? ACTIVE_POLL_MS
-        : scanPollInterval(current.state.data),
-  });
+  const query = useEndpointQuery(
+    endpoints.media.getScan,
+    { params: { id: libraryId } },
+    {
+      enabled: since !== null,
+      refetchInterval: (current) =>
+        since !== null && current.state.dataUpdatedAt < since
+          ? ACTIVE_POLL_MS
+          : scanPollInterval(current.state.data),
+    },
+  );
   const ended = since !== null && watchEnded(query.data, query.dataUpdatedAt, since);
   const watching = since !== null && !ended;
 
@@ -51,7 +55,7 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
 
   // The watched scan ended: fetch the library again and say how it went.
   const announceEnd = useEffectEvent(() => {
-    void invalidatePath(queryClient, app, '/api/media/libraries');
+    void invalidateEndpoints(queryClient, app, [endpoints.media.listLibraries]);
     const scan = query.data?.scan;
     if (!scan) return;
     notifications.show(
@@ -72,15 +76,15 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
     if (ended) announceEnd();
   }, [ended]);
 
-  const start = useApiMutation((api, mode: ScanMode) =>
-    api(path, { method: 'POST', body: { mode }, schema: scanStatusSchema }),
+  const start = useEndpointMutation((call, mode: ScanMode) =>
+    call(endpoints.media.startScan, { params: { id: libraryId }, body: { mode } }),
   );
   const startScan = useCallback(
     (mode: ScanMode) =>
       start.mutate(mode, {
         onSuccess: (scan) => {
           const now = Date.now();
-          queryClient.setQueryData<LibraryScanResponse>([app, path, {}], { scan, pendingTasks: 1 });
+          queryClient.setQueryData<LibraryScanResponse>(scanKey, { scan, pendingTasks: 1 });
           setSince(now);
           notifications.show({ color: 'blue', message: t('scan.started', { name: libraryName }) });
         },
@@ -90,7 +94,7 @@ export function useLibraryScan(libraryId: string, libraryName: string, listed: S
           if (error instanceof ApiError && error.code === 'SCAN_IN_PROGRESS') setSince(Date.now());
         },
       }),
-    [start, queryClient, app, path, t, libraryName, errorText],
+    [start, queryClient, scanKey, t, libraryName, errorText],
   );
 
   const scan = newerScan(query.data?.scan, listed);

@@ -1,11 +1,11 @@
 import { Button, Card, Group, Stack, Textarea, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { activateLicenseRequestSchema, licenseStatusResponseSchema } from '@svc/contracts';
+import { activateLicenseRequestSchema, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 /** POST /api/license/activate with a one-time licence code. */
 export function ActivateLicenseCard({ disabled }: { disabled: boolean }) {
@@ -16,10 +16,9 @@ export function ActivateLicenseCard({ disabled }: { disabled: boolean }) {
     validate: (values) =>
       values.code.trim() === '' ? { code: t('common:validation.required') } : validate(values),
   });
-  const activate = useApiMutation(
-    (api, code: string) =>
-      api('/api/license/activate', { method: 'POST', body: { code }, schema: licenseStatusResponseSchema }),
-    ['/api/license', '/api/config'],
+  const activate = useEndpointMutation(
+    (call, code: string) => call(endpoints.config.activateLicense, { body: { code } }),
+    [{ service: 'config' }],
   );
   return (
     <Card withBorder padding="md">

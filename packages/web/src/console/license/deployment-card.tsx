@@ -1,13 +1,13 @@
 import { Badge, Card, Code, SimpleGrid, Text, Title } from '@mantine/core';
-import { capabilitiesResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { QueryState } from '../../shell/query-state.js';
 
-/** GET /api/config/deployment/capabilities: the edition and what it allows. */
+/** The edition and what it allows. */
 export function DeploymentCard() {
   const { t } = useTranslation('license');
-  const query = useApiQuery('/api/config/deployment/capabilities', { schema: capabilitiesResponseSchema });
+  const query = useEndpointQuery(endpoints.config.getCapabilities, {});
   return (
     <Card withBorder padding="md" data-testid="deployment-card">
       <Title order={2} size="h4" mb="xs">

@@ -5,15 +5,15 @@ import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import {
   editionUpgradeRequestSchema,
+  endpoints,
   licenseIdParamsSchema,
-  licenseStatusResponseSchema,
   type LicenseStatusResponse,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { upgradeAvailability } from './license-status.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 /** The form's fields: the licence id of the path and the body's lease, checked by the contracts' schemas. */
 const upgradeFormSchema = editionUpgradeRequestSchema.extend({ licenseId: licenseIdParamsSchema.shape.id });
@@ -62,14 +62,13 @@ function UpgradeForm({ licenseId, disabled }: { licenseId: string; disabled: boo
       return errors;
     },
   });
-  const upgrade = useApiMutation(
-    (api, values: UpgradeValues) =>
-      api(`/api/admin/licenses/${encodeURIComponent(values.licenseId.trim())}/edition`, {
-        method: 'POST',
+  const upgrade = useEndpointMutation(
+    (call, values: UpgradeValues) =>
+      call(endpoints.config.upgradeLicenseEdition, {
+        params: { id: values.licenseId.trim() },
         body: { lease: values.lease.trim() },
-        schema: licenseStatusResponseSchema,
       }),
-    ['/api/license', '/api/config'],
+    [{ service: 'config' }],
   );
 
   return (

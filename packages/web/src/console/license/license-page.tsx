@@ -1,9 +1,8 @@
 import { Button, SimpleGrid, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconRefresh } from '@tabler/icons-react';
-import { licenseStatusResponseSchema, listNodesResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation, useApiQuery } from '../../api/hooks.js';
 import { registerMessages } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
@@ -14,6 +13,7 @@ import { DeploymentCard } from './deployment-card.js';
 import { EditionUpgradeCard } from './edition-upgrade-card.js';
 import { licenseMessages } from './license-messages.js';
 import { LicenseStatusCard } from './license-status-card.js';
+import { useEndpointMutation, useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 registerMessages('license', licenseMessages);
 
@@ -21,15 +21,12 @@ registerMessages('license', licenseMessages);
 export default function LicensePage() {
   const { t } = useTranslation('license');
   const session = useSession();
-  const status = useApiQuery('/api/license/status', { schema: licenseStatusResponseSchema });
+  const status = useEndpointQuery(endpoints.config.getLicenseStatus, {});
   // Slots in use come from node management (permission `node`); without it the quotas show their maximum only.
-  const nodes = useApiQuery('/api/config/nodes', {
-    schema: listNodesResponseSchema,
-    enabled: session.can('node'),
-  });
-  const refresh = useApiMutation(
-    (api) => api('/api/license/refresh', { method: 'POST', schema: licenseStatusResponseSchema }),
-    ['/api/license', '/api/config'],
+  const nodes = useEndpointQuery(endpoints.config.listNodes, {}, { enabled: session.can('node') });
+  const refresh = useEndpointMutation(
+    (call) => call(endpoints.config.refreshLicense),
+    [{ service: 'config' }],
   );
 
   return (

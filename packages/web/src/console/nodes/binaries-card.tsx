@@ -1,15 +1,16 @@
 import type { ReactNode } from 'react';
 import { Alert, Badge, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { formatBytes, formatDateTime } from '../../i18n/format.js';
 import { QueryState } from '../../shell/query-state.js';
-import { binaryStatusSchema, shortDigest, versionMismatch, type BinaryStatus } from './binaries-status.js';
+import { shortDigest, versionMismatch, type BinaryStatus } from './binaries-status.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
+import { endpoints } from '@svc/contracts';
 
 /** Whether the config service can hand out the node binary, and which images the docker commands use. */
 export function BinariesCard() {
   const { t } = useTranslation('nodes');
-  const query = useApiQuery('/api/config/binaries/status', { schema: binaryStatusSchema });
+  const query = useEndpointQuery(endpoints.config.getBinaryStatus, {});
   return (
     <Card withBorder padding="md" data-testid="node-binaries-card">
       <Title order={2} size="h4" mb="xs">

@@ -16,16 +16,16 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
   createNodeRequestSchema,
-  createNodeResponseSchema,
   type CreateNodeResponse,
   type Edition,
+  type EndpointBodyInput,
+  endpoints,
   type LicenseStatusResponse,
   type ListNodesResponse,
   type NodeServiceType,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { AddressFields } from './address-fields.js';
 import { CreateNodeError } from './create-node-error.js';
@@ -41,6 +41,7 @@ import {
 } from './node-form.js';
 import { nodeIdHint } from './node-id.js';
 import { serviceTypeKey } from './node-status.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 const SERVICE_TYPES: NodeServiceType[] = [
   'svc-control-storage',
@@ -115,10 +116,13 @@ function CreateNodeForm({
       return errors;
     },
   });
-  const create = useApiMutation(
-    (api, body: Record<string, unknown>) =>
-      api('/api/config/nodes', { method: 'POST', body, schema: createNodeResponseSchema }),
-    ['/api/config/nodes'],
+  const create = useEndpointMutation(
+    // toCreateRequest keeps only the fields of the chosen type; the server's schema checks the rest.
+    (call, body: Record<string, unknown>) =>
+      call(endpoints.config.createNode, {
+        body: body as EndpointBodyInput<typeof endpoints.config.createNode>,
+      }),
+    [endpoints.config.listNodes],
   );
 
   const type = form.values.serviceType;

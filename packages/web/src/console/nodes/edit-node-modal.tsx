@@ -1,9 +1,8 @@
 import { Button, Group, Modal, NumberInput, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { nodeViewSchema, updateNodeRequestSchema, type NodeView } from '@svc/contracts';
+import { endpoints, type NodeView, updateNodeRequestSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { AddressFields } from './address-fields.js';
@@ -16,6 +15,7 @@ import {
   type EditNodeValues,
 } from './node-form.js';
 import { editableFields } from './node-status.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 export function EditNodeModal({
   node,
@@ -52,14 +52,10 @@ function EditNodeForm({ node, onClose }: { node: NodeView; onClose: () => void }
       );
     },
   });
-  const save = useApiMutation(
-    (api, body: Record<string, unknown>) =>
-      api(`/api/config/nodes/${encodeURIComponent(node.nodeId)}`, {
-        method: 'PATCH',
-        body,
-        schema: nodeViewSchema,
-      }),
-    ['/api/config/nodes'],
+  const save = useEndpointMutation(
+    (call, body: Record<string, unknown>) =>
+      call(endpoints.config.updateNode, { params: { nodeId: node.nodeId }, body }),
+    [endpoints.config.listNodes],
   );
   const changes = toUpdateRequest(node, form.values);
   const unchanged = Object.keys(changes).length === 0;

@@ -1,10 +1,12 @@
 import {
+  endpoints,
   INSTALL_KINDS,
   type InstallCommand,
   type InstallKind,
   type NodeCredentials,
   type NodeView,
 } from '@svc/contracts';
+import { endpointPathText } from '../../api/endpoint-client.js';
 
 /** What stands for the config service's address before the full command was fetched. */
 export const CONFIG_URL_PLACEHOLDER = '<config-url>';
@@ -44,7 +46,7 @@ export function buildInstallCommand(
   kind: InstallKind,
   ffmpeg: boolean,
 ): string {
-  const url = `${configUrl}/api/config/nodes/install/${nodeToken}/${kind}`;
+  const url = configUrl + endpointPathText(endpoints.config.getInstallScript, { token: nodeToken, kind });
   return ffmpeg ? `curl -fsSL '${url}?ffmpeg=true' | bash` : `curl -fsSL ${url} | bash`;
 }
 

@@ -1,9 +1,9 @@
 import { Badge, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
-import { legacyNodesReportSchema, type LegacyNodeTypeReport } from '@svc/contracts';
+import { endpoints, type LegacyNodeTypeReport } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { StatusBadge } from './node-badges.js';
 import { serviceTypeKey } from './node-status.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 /**
  * External records a legacy multi-container install left behind (STANDALONE only, read-only). Shown
@@ -11,9 +11,7 @@ import { serviceTypeKey } from './node-status.js';
  */
 export function LegacyNodesCard() {
   const { t } = useTranslation('nodes');
-  const query = useApiQuery('/api/config/deployment/legacy-nodes/report', {
-    schema: legacyNodesReportSchema,
-  });
+  const query = useEndpointQuery(endpoints.config.getLegacyNodesReport, {});
   const report = query.data;
   if (!report || report.storage.externalNodes.length + report.playAgent.externalNodes.length === 0)
     return null;

@@ -2,15 +2,14 @@ import { useState } from 'react';
 import { Alert, Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { deleteNodeResponseSchema, nodeLifecycleResponseSchema, type NodeView } from '@svc/contracts';
+import { endpoints, type NodeView } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { canSendUninstallOnDelete, type LifecycleAction } from './node-status.js';
+import { endpointPath } from '../../api/endpoint-client.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 export type NodeAction = LifecycleAction | 'delete';
-
-const nodePath = (nodeId: string) => `/api/config/nodes/${encodeURIComponent(nodeId)}`;
 
 /** The confirmation of a remote upgrade, a remote uninstall or a deletion; nothing happens before "confirm". */
 export function NodeActionModal({
@@ -51,10 +50,12 @@ function LifecycleBody({
   onClose: () => void;
 }) {
   const { t } = useTranslation('nodes');
-  const run = useApiMutation(
-    (api, nodeId: string) =>
-      api(`${nodePath(nodeId)}/${action}`, { method: 'POST', schema: nodeLifecycleResponseSchema }),
-    ['/api/config/nodes'],
+  const run = useEndpointMutation(
+    (call, nodeId: string) =>
+      call(action === 'upgrade' ? endpoints.config.upgradeNode : endpoints.config.uninstallNode, {
+        params: { nodeId },
+      }),
+    [endpoints.config.listNodes],
   );
   return (
     <Stack>
@@ -98,11 +99,10 @@ function DeleteBody({
   const offerUninstall = canSendUninstallOnDelete(node);
   const online = node.status === 'ONLINE';
   const [sendUninstall, setSendUninstall] = useState(offerUninstall && online);
-  const remove = useApiMutation((api, variables: { nodeId: string; sendUninstall: boolean }) =>
-    api(nodePath(variables.nodeId), {
-      method: 'DELETE',
+  const remove = useEndpointMutation((call, variables: { nodeId: string; sendUninstall: boolean }) =>
+    call(endpoints.config.deleteNode, {
+      params: { nodeId: variables.nodeId },
       query: variables.sendUninstall ? { sendUninstall: 'true' } : {},
-      schema: deleteNodeResponseSchema,
     }),
   );
 
@@ -125,10 +125,11 @@ function DeleteBody({
           onDeleted?.();
           // The deleted node's own query is dropped (a refetch would answer 404), the list is fetched again.
           queryClient.removeQueries({
-            predicate: (query) => query.queryKey[1] === nodePath(node.nodeId),
+            predicate: (query) =>
+              query.queryKey[1] === endpointPath(endpoints.config.getNode, { nodeId: node.nodeId }),
           });
           void queryClient.invalidateQueries({
-            predicate: (query) => query.queryKey[1] === '/api/config/nodes',
+            predicate: (query) => query.queryKey[1] === endpoints.config.listNodes.path,
           });
         },
       },

@@ -2,23 +2,16 @@ import { useState } from 'react';
 import { Alert, Button, Card, Code, Group, Modal, Stack, Switch, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconEye, IconEyeOff, IconRefresh } from '@tabler/icons-react';
-import {
-  nodeCredentialsSchema,
-  regenerateEndpointTokenResponseSchema,
-  type NodeCredentials,
-  type NodeView,
-} from '@svc/contracts';
+import { endpoints, type NodeCredentials, type NodeView } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { CopyIconButton } from './copy-icon-button.js';
 import { commandLines, installKindsFor } from './install-commands.js';
 import { isEmbedded, isManualAddress } from './node-status.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 type TokenName = keyof NodeView['tokens'];
 const TOKEN_NAMES: TokenName[] = ['nodeToken', 'registryToken', 'endpointToken'];
-
-const nodePath = (nodeId: string) => `/api/config/nodes/${encodeURIComponent(nodeId)}`;
 
 /**
  * Install commands and tokens of a node: masked until "show full command" fetches the credentials
@@ -39,16 +32,12 @@ export function NodeCredentials({
   const [ffmpeg, setFfmpeg] = useState(false);
   const [confirmRegenerate, setConfirmRegenerate] = useState(false);
 
-  const fetchCredentials = useApiMutation((api, nodeId: string) =>
-    api(`${nodePath(nodeId)}/credentials`, { schema: nodeCredentialsSchema }),
+  const fetchCredentials = useEndpointMutation((call, nodeId: string) =>
+    call(endpoints.config.getNodeCredentials, { params: { nodeId } }),
   );
-  const regenerate = useApiMutation(
-    (api, nodeId: string) =>
-      api(`${nodePath(nodeId)}/endpoint-token`, {
-        method: 'POST',
-        schema: regenerateEndpointTokenResponseSchema,
-      }),
-    ['/api/config/nodes'],
+  const regenerate = useEndpointMutation(
+    (call, nodeId: string) => call(endpoints.config.regenerateEndpointToken, { params: { nodeId } }),
+    [endpoints.config.listNodes],
   );
 
   const reveal = () => {

@@ -7,10 +7,9 @@ import {
   IconPlugConnectedX,
   IconTrash,
 } from '@tabler/icons-react';
-import { nodeViewSchema, type NodeView } from '@svc/contracts';
+import { endpoints, type NodeView } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { QueryState } from '../../shell/query-state.js';
@@ -19,15 +18,17 @@ import { NodeActionModal, type NodeAction } from './node-action-modal.js';
 import { ProbeBadge, ScopeBadges, StatusBadge } from './node-badges.js';
 import { NodeCredentials } from './node-credentials.js';
 import { canDelete, isEmbedded, isManualAddress, lifecycleBlock, serviceTypeKey } from './node-status.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 /** /console/nodes/:nodeId: the node card, its credentials, health and actions; refreshed every 10 s. */
 export function NodeDetail() {
   const { t } = useTranslation('nodes');
   const { nodeId = '' } = useParams();
-  const query = useApiQuery(`/api/config/nodes/${encodeURIComponent(nodeId)}`, {
-    schema: nodeViewSchema,
-    refetchInterval: 10_000,
-  });
+  const query = useEndpointQuery(
+    endpoints.config.getNode,
+    { params: { nodeId } },
+    { refetchInterval: 10_000 },
+  );
   return (
     <>
       <Anchor

@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { licenseStatusResponseSchema, listNodesResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { QueryState } from '../../shell/query-state.js';
 import { BinariesCard } from './binaries-card.js';
@@ -11,13 +10,14 @@ import { CreateNodeModal } from './create-node-modal.js';
 import { LegacyNodesCard } from './legacy-nodes-card.js';
 import { NodesTable } from './nodes-table.js';
 import { SlotsCard } from './slots-card.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 /** /console/nodes: the overview cards and every node, refreshed every 10 s so state changes show. */
 export function NodesList() {
   const { t } = useTranslation('nodes');
   const [creating, setCreating] = useState(false);
-  const list = useApiQuery('/api/config/nodes', { schema: listNodesResponseSchema, refetchInterval: 10_000 });
-  const licence = useApiQuery('/api/license/status', { schema: licenseStatusResponseSchema });
+  const list = useEndpointQuery(endpoints.config.listNodes, {}, { refetchInterval: 10_000 });
+  const licence = useEndpointQuery(endpoints.config.getLicenseStatus, {});
 
   return (
     <>

@@ -3,9 +3,11 @@ import { Checkbox } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import type { StorageEntry } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { ConfirmDialog } from '../../shell/confirm-dialog.js';
 import { useStorageTarget } from './storage-query.js';
+import { endpoints } from '@svc/contracts';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
+import { endpointPath } from '../../api/endpoint-client.js';
 
 /** Deletes a file or folder after confirmation; a folder with content only with "delete its content". */
 export function DeleteEntryDialog({
@@ -26,10 +28,10 @@ export function DeleteEntryDialog({
     setShownEntry(entry);
     setRecursive(false);
   }
-  const remove = useApiMutation(
-    (api, body: { path: string; recursive: boolean }) =>
-      api(`/api/storage/mounts/${mountId}/delete`, { method: 'POST', body, headers: target.headers }),
-    [`/api/storage/mounts/${mountId}/browse`],
+  const remove = useEndpointMutation(
+    (call, body: { path: string; recursive: boolean }) =>
+      call(endpoints.storage.deleteEntry, { params: { mountId }, body, headers: target.headers }),
+    [endpointPath(endpoints.storage.browse, { mountId })],
   );
   const close = () => {
     remove.reset();

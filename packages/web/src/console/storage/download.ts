@@ -1,4 +1,6 @@
-import { authHeaders, buildUrl, errorFrom, type Credentials } from '../../api/client.js';
+import { authHeaders, errorFrom, type Credentials } from '../../api/client.js';
+import { endpoints } from '@svc/contracts';
+import { endpointUrl } from '../../api/endpoint-client.js';
 
 /**
  * Downloads a file of a mount: the route needs the Authorization headers, so a plain link cannot be
@@ -11,7 +13,8 @@ export async function downloadMountFile(
   path: string,
   name: string,
 ): Promise<void> {
-  const response = await fetch(buildUrl(`/api/storage/mounts/${mountId}/download`, { path }), {
+  const address = endpointUrl(endpoints.storage.download, { params: { mountId }, query: { path } });
+  const response = await fetch(address, {
     headers: { ...authHeaders(credentials), ...headers },
   });
   if (!response.ok) throw await errorFrom(response);

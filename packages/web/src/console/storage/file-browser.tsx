@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconArrowLeft, IconArrowUp, IconFolderPlus, IconRefresh, IconUpload } from '@tabler/icons-react';
-import { browseResponseSchema, mountSchema, type StorageEntry } from '@svc/contracts';
+import { endpoints, type StorageEntry } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { useSession } from '../../session/session.js';
@@ -26,7 +26,7 @@ import { downloadMountFile } from './download.js';
 import { EntryTable, type EntryAction, type SortState } from './entry-table.js';
 import { breadcrumbs, normaliseMountPath, parentPath } from './mount-path.js';
 import { NameModal, type NameAction } from './name-modal.js';
-import { useStorageQuery, useStorageTarget } from './storage-query.js';
+import { useStorageEndpointQuery, useStorageTarget } from './storage-query.js';
 import { useTransferFeed } from './transfer-feed-context.js';
 import { isActiveTransfer } from './transfer-merge.js';
 import { TransferModal, type TransferAction } from './transfer-modal.js';
@@ -57,12 +57,15 @@ export function FileBrowser() {
   const [deleting, setDeleting] = useState<StorageEntry | undefined>();
   const [downloading, setDownloading] = useState<string | undefined>();
 
-  const mount = useStorageQuery(`/api/storage/mounts/${mountId}`, { schema: mountSchema });
-  const listing = useStorageQuery(`/api/storage/mounts/${mountId}/browse`, {
-    schema: browseResponseSchema,
-    query: { path, page: pageNumber, pageSize: PAGE_SIZE, sort: sort.key, order: sort.order },
-    keepPrevious: true,
-  });
+  const mount = useStorageEndpointQuery(endpoints.storage.getMount, { params: { mountId } });
+  const listing = useStorageEndpointQuery(
+    endpoints.storage.browse,
+    {
+      params: { mountId },
+      query: { path, page: pageNumber, pageSize: PAGE_SIZE, sort: sort.key, order: sort.order },
+    },
+    { keepPrevious: true },
+  );
   const mountName = mount.data?.name ?? '';
 
   const go = (next: string) => setParams(next ? { path: next } : {});

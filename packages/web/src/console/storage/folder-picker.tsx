@@ -12,11 +12,11 @@ import {
   UnstyledButton,
 } from '@mantine/core';
 import { IconChevronRight, IconFolder } from '@tabler/icons-react';
-import { browseResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../shell/query-state.js';
 import { breadcrumbs } from './mount-path.js';
-import { useStorageQuery } from './storage-query.js';
+import { useStorageEndpointQuery } from './storage-query.js';
 
 const PAGE_SIZE = 200;
 
@@ -44,11 +44,11 @@ export function FolderPicker({
 }) {
   const { t } = useTranslation('storage');
   const [page, setPage] = useState(1);
-  const query = useStorageQuery(`/api/storage/mounts/${mountId}/browse`, {
-    schema: browseResponseSchema,
-    query: { path, page, pageSize: PAGE_SIZE, sort: 'name', order: 'asc' },
-    keepPrevious: true,
-  });
+  const query = useStorageEndpointQuery(
+    endpoints.storage.browse,
+    { params: { mountId }, query: { path, page, pageSize: PAGE_SIZE, sort: 'name', order: 'asc' } },
+    { keepPrevious: true },
+  );
   const open = (next: string) => {
     setPage(1);
     onPathChange(next);

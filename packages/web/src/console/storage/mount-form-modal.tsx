@@ -16,13 +16,12 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
   createMountRequestSchema,
+  type EndpointBodyInput,
+  endpoints,
   MASKED_SECRET,
-  mountSchema,
-  providerListSchema,
   type Mount,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
@@ -33,7 +32,8 @@ import {
   toUpdateMountRequest,
   type MountFormValues,
 } from './mount-form.js';
-import { useStorageQuery, useStorageTarget } from './storage-query.js';
+import { useStorageEndpointQuery, useStorageTarget } from './storage-query.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 /** Create a mount, or change one (`mount` given): name and provider settings, validated like the API. */
 export function MountFormModal({
@@ -49,10 +49,7 @@ export function MountFormModal({
   const { user } = useSession();
   const target = useStorageTarget();
   const isAdmin = user?.role === 'admin';
-  const providers = useStorageQuery('/api/storage/providers', {
-    schema: providerListSchema,
-    enabled: opened,
-  });
+  const providers = useStorageEndpointQuery(endpoints.storage.listProviders, {}, { enabled: opened });
   const form = useForm<MountFormValues>({
     mode: 'controlled',
     initialValues: emptyMountValues('local'),
@@ -71,22 +68,20 @@ export function MountFormModal({
     if (opened) showMount();
   }, [opened, mountId]);
 
-  const save = useApiMutation(
-    (api, values: MountFormValues) =>
+  const save = useEndpointMutation(
+    (call, values: MountFormValues) =>
       mount
-        ? api(`/api/storage/mounts/${mount.id}`, {
-            method: 'PATCH',
+        ? call(endpoints.storage.updateMount, {
+            params: { mountId: mount.id },
             body: toUpdateMountRequest(values, mount),
             headers: target.headers,
-            schema: mountSchema,
           })
-        : api('/api/storage/mounts', {
-            method: 'POST',
-            body: toCreateMountRequest(values),
+        : call(endpoints.storage.createMount, {
+            // The form's provider config is checked by the same schema on submit (zodValidate above).
+            body: toCreateMountRequest(values) as EndpointBodyInput<typeof endpoints.storage.createMount>,
             headers: target.headers,
-            schema: mountSchema,
           }),
-    ['/api/storage/mounts'],
+    [endpoints.storage.listMounts],
   );
 
   const close = () => {

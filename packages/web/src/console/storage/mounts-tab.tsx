@@ -13,11 +13,10 @@ import {
 } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCopy, IconFolderOpen, IconPlugConnected, IconPlus } from '@tabler/icons-react';
-import { mountCheckResponseSchema, mountListSchema, type Mount } from '@svc/contracts';
+import { endpoints, type Mount } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { ApiError } from '../../api/client.js';
-import { useApiMutation } from '../../api/hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { useErrorText } from '../../shell/error-alert.js';
 import { QueryState } from '../../shell/query-state.js';
@@ -25,30 +24,27 @@ import { ConfirmDialog } from '../../shell/confirm-dialog.js';
 import { DeleteIconButton, EditIconButton } from '../../shell/row-action-icons.js';
 import { mountLocation } from './mount-form.js';
 import { MountFormModal } from './mount-form-modal.js';
-import { useStorageQuery, useStorageTarget } from './storage-query.js';
+import { useStorageEndpointQuery, useStorageTarget } from './storage-query.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 /** The mounts of the storage node: list, create, edit, check, delete, and the way into the file browser. */
 export function MountsTab() {
   const { t } = useTranslation('storage');
   const errorText = useErrorText();
   const target = useStorageTarget();
-  const query = useStorageQuery('/api/storage/mounts', { schema: mountListSchema });
+  const query = useStorageEndpointQuery(endpoints.storage.listMounts, {});
   const [editing, setEditing] = useState<Mount | undefined>();
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<Mount | undefined>();
   const [checking, setChecking] = useState<string | undefined>();
 
-  const remove = useApiMutation(
-    (api, mount: Mount) =>
-      api(`/api/storage/mounts/${mount.id}`, { method: 'DELETE', headers: target.headers }),
-    ['/api/storage/mounts'],
+  const remove = useEndpointMutation(
+    (call, mount: Mount) =>
+      call(endpoints.storage.deleteMount, { params: { mountId: mount.id }, headers: target.headers }),
+    [endpoints.storage.listMounts],
   );
-  const check = useApiMutation((api, mount: Mount) =>
-    api(`/api/storage/mounts/${mount.id}/check`, {
-      method: 'POST',
-      headers: target.headers,
-      schema: mountCheckResponseSchema,
-    }),
+  const check = useEndpointMutation((call, mount: Mount) =>
+    call(endpoints.storage.checkMount, { params: { mountId: mount.id }, headers: target.headers }),
   );
 
   const runCheck = (mount: Mount) => {

@@ -2,18 +2,14 @@ import { useEffect } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  mkdirRequestSchema,
-  renameRequestSchema,
-  storageEntrySchema,
-  type StorageEntry,
-} from '@svc/contracts';
+import { endpoints, mkdirRequestSchema, renameRequestSchema, type StorageEntry } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { isPlainName, joinPath } from './mount-path.js';
 import { useStorageTarget } from './storage-query.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
+import { endpointPath } from '../../api/endpoint-client.js';
 
 export type NameAction = { kind: 'mkdir'; dir: string } | { kind: 'rename'; entry: StorageEntry };
 
@@ -55,22 +51,20 @@ export function NameModal({
     }
   }, [action, setValues, clearErrors]);
 
-  const save = useApiMutation(
-    (api, name: string) =>
+  const save = useEndpointMutation(
+    (call, name: string) =>
       action?.kind === 'rename'
-        ? api(`/api/storage/mounts/${mountId}/rename`, {
-            method: 'POST',
+        ? call(endpoints.storage.rename, {
+            params: { mountId },
             body: { path: action.entry.path, newName: name },
             headers: target.headers,
-            schema: storageEntrySchema,
           })
-        : api(`/api/storage/mounts/${mountId}/mkdir`, {
-            method: 'POST',
+        : call(endpoints.storage.mkdir, {
+            params: { mountId },
             body: { path: joinPath(action?.kind === 'mkdir' ? action.dir : '', name), parents: false },
             headers: target.headers,
-            schema: storageEntrySchema,
           }),
-    [`/api/storage/mounts/${mountId}/browse`],
+    [endpointPath(endpoints.storage.browse, { mountId })],
   );
   const close = () => {
     save.reset();

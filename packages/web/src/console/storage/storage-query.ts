@@ -1,7 +1,10 @@
 import { createContext, useContext } from 'react';
 import { keepPreviousData, useQuery, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import type { z } from 'zod';
+import type { EndpointDeclaration, EndpointResponse } from '@svc/contracts';
 import type { ApiError, RequestOptions } from '../../api/client.js';
+import type { EndpointCall } from '../../api/endpoint-client.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { useApi } from '../../api/hooks.js';
 import { useSession, type AppKind } from '../../session/session.js';
 
@@ -45,6 +48,22 @@ export function useStorageQuery<T>(path: string, options: StorageQueryOptions<T>
     enabled: options.enabled ?? true,
     ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
     ...(options.refetchInterval !== undefined ? { refetchInterval: options.refetchInterval } : {}),
+  });
+}
+
+/**
+ * A GET of a declared storage endpoint on the current storage node: cached like useEndpointQuery plus the
+ * node, so invalidation by path prefix reaches these queries too.
+ */
+export function useStorageEndpointQuery<E extends EndpointDeclaration>(
+  endpoint: E,
+  call: Omit<EndpointCall<E>, 'signal' | 'headers'>,
+  options: Omit<StorageQueryOptions<EndpointResponse<E>>, 'schema' | 'query'> = {},
+) {
+  const target = useStorageTarget();
+  return useEndpointQuery(endpoint, { ...call, headers: target.headers } as Omit<EndpointCall<E>, 'signal'>, {
+    ...options,
+    keyExtra: [target.nodeId ?? ''],
   });
 }
 

@@ -9,16 +9,17 @@ import {
   type ReactNode,
 } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { transferEventSchema, transferListSchema, type Transfer } from '@svc/contracts';
-import { apiRequest, authHeaders } from '../../api/client.js';
+import { endpoints, type Transfer, transferEventSchema } from '@svc/contracts';
+import { authHeaders } from '../../api/client.js';
 import { useSession } from '../../session/session.js';
 import type { SseMessage } from './sse-parser.js';
 import { readSseStream } from './sse-stream.js';
 import { invalidatePath, useStorageTarget } from './storage-query.js';
 import { feedStep, startFeed, type FeedAction, type FeedInput, type FeedMode } from './transfer-feed.js';
 import { anyRunning, upsertTransfers, type LiveTransfers } from './transfer-merge.js';
+import { callEndpoint, endpointPath } from '../../api/endpoint-client.js';
 
-const EVENTS_PATH = '/api/storage/mounts/transfer/events';
+const EVENTS_PATH = endpointPath(endpoints.storage.transferEvents);
 
 interface TransferFeedValue {
   live: LiveTransfers;
@@ -60,7 +61,7 @@ export function TransferFeedProvider({ children }: { children: ReactNode }) {
         const previous = before.get(transfer.id);
         if (transfer.state === 'succeeded' && previous?.state !== 'succeeded') {
           for (const mountId of new Set([transfer.source.mountId, transfer.target.mountId])) {
-            void invalidatePath(queryClient, app, `/api/storage/mounts/${mountId}/browse`);
+            void invalidatePath(queryClient, app, endpointPath(endpoints.storage.browse, { mountId }));
           }
         }
       }
@@ -132,9 +133,8 @@ export function TransferFeedProvider({ children }: { children: ReactNode }) {
     };
 
     const poll = () => {
-      void apiRequest(credentials, '/api/storage/transfers', {
+      void callEndpoint(credentials, endpoints.storage.listTransfers, {
         query: { page: 1, pageSize: 50 },
-        schema: transferListSchema,
         headers,
       })
         .then((answer) => {

@@ -13,21 +13,15 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  mountListSchema,
-  transferRequestSchema,
-  transferSchema,
-  type StorageEntry,
-  type TransferRequest,
-} from '@svc/contracts';
+import { endpoints, type StorageEntry, type TransferRequest, transferRequestSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { FolderPicker } from './folder-picker.js';
 import { isPlainName, isSameOrInside, joinPath, parentPath } from './mount-path.js';
-import { useStorageQuery, useStorageTarget } from './storage-query.js';
+import { useStorageEndpointQuery, useStorageTarget } from './storage-query.js';
 import { useTransferFeed } from './transfer-feed-context.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 export interface TransferAction {
   kind: 'copy' | 'move';
@@ -69,10 +63,7 @@ export function TransferModal({
   const { t } = useTranslation('storage');
   const target = useStorageTarget();
   const feed = useTransferFeed();
-  const mounts = useStorageQuery('/api/storage/mounts', {
-    schema: mountListSchema,
-    enabled: Boolean(action),
-  });
+  const mounts = useStorageEndpointQuery(endpoints.storage.listMounts, {}, { enabled: Boolean(action) });
   const form = useForm<TransferValues>({
     mode: 'controlled',
     initialValues: { targetMountId: mountId, targetDir: '', name: '', overwrite: false, limit: '' },
@@ -106,15 +97,14 @@ export function TransferModal({
     clearErrors();
   }, [action, mountId, setValues, clearErrors]);
 
-  const start = useApiMutation(
-    (api, variables: { kind: 'copy' | 'move'; body: TransferRequest }) =>
-      api(`/api/storage/mounts/${mountId}/${variables.kind}`, {
-        method: 'POST',
+  const start = useEndpointMutation(
+    (call, variables: { kind: 'copy' | 'move'; body: TransferRequest }) =>
+      call(variables.kind === 'copy' ? endpoints.storage.copy : endpoints.storage.move, {
+        params: { mountId },
         body: variables.body,
         headers: target.headers,
-        schema: transferSchema,
       }),
-    ['/api/storage/transfers'],
+    [endpoints.storage.listTransfers],
   );
   const close = () => {
     start.reset();

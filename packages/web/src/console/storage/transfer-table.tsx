@@ -1,15 +1,15 @@
 import { ActionIcon, Badge, Group, Progress, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlayerStop, IconRefresh } from '@tabler/icons-react';
-import { transferSchema, type ErrorCode, type Transfer, type TransferState } from '@svc/contracts';
+import { endpoints, type ErrorCode, type Transfer, type TransferState } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../api/client.js';
-import { useApiMutation } from '../../api/hooks.js';
 import { formatBytes, formatDateTime, formatNumber } from '../../i18n/format.js';
 import { useErrorText } from '../../shell/error-alert.js';
 import { useStorageTarget } from './storage-query.js';
 import { useTransferFeed } from './transfer-feed-context.js';
 import { isActiveTransfer, transferPercent } from './transfer-merge.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 
 const STATE_COLORS: Record<TransferState, string> = {
   queued: 'gray',
@@ -40,14 +40,16 @@ export function TransferTable({
   const errorText = useErrorText();
   const target = useStorageTarget();
   const feed = useTransferFeed();
-  const act = useApiMutation(
-    (api, variables: { id: string; action: 'cancel' | 'retry' }) =>
-      api(`/api/storage/transfers/${variables.id}/${variables.action}`, {
-        method: 'POST',
-        headers: target.headers,
-        schema: transferSchema,
-      }),
-    ['/api/storage/transfers'],
+  const act = useEndpointMutation(
+    (call, variables: { id: string; action: 'cancel' | 'retry' }) =>
+      call(
+        variables.action === 'cancel' ? endpoints.storage.cancelTransfer : endpoints.storage.retryTransfer,
+        {
+          params: { transferId: variables.id },
+          headers: target.headers,
+        },
+      ),
+    [endpoints.storage.listTransfers],
   );
   const run = (transfer: Transfer, action: 'cancel' | 'retry') =>
     act.mutate(

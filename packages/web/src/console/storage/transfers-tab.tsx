@@ -1,9 +1,9 @@
 import { useMemo, useState } from 'react';
 import { Badge, Group, Pagination, Select, Text } from '@mantine/core';
-import { mountListSchema, transferListSchema, transferStateSchema, type TransferState } from '@svc/contracts';
+import { endpoints, type TransferState, transferStateSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { QueryState } from '../../shell/query-state.js';
-import { useStorageQuery } from './storage-query.js';
+import { useStorageEndpointQuery } from './storage-query.js';
 import { useTransferFeed } from './transfer-feed-context.js';
 import type { FeedMode } from './transfer-feed.js';
 import { mergeTransferPage } from './transfer-merge.js';
@@ -25,7 +25,7 @@ export function FeedModeBadge() {
 }
 
 export function useMountNames(): ReadonlyMap<string, string> {
-  const mounts = useStorageQuery('/api/storage/mounts', { schema: mountListSchema });
+  const mounts = useStorageEndpointQuery(endpoints.storage.listMounts, {});
   return useMemo(
     () => new Map((mounts.data?.mounts ?? []).map((mount) => [mount.id, mount.name] as const)),
     [mounts.data],
@@ -39,11 +39,11 @@ export function TransfersTab() {
   const mountNames = useMountNames();
   const [state, setState] = useState<TransferState | undefined>();
   const [page, setPage] = useState(1);
-  const query = useStorageQuery('/api/storage/transfers', {
-    schema: transferListSchema,
-    query: { page, pageSize: PAGE_SIZE, state },
-    keepPrevious: true,
-  });
+  const query = useStorageEndpointQuery(
+    endpoints.storage.listTransfers,
+    { query: { page, pageSize: PAGE_SIZE, state } },
+    { keepPrevious: true },
+  );
 
   return (
     <>

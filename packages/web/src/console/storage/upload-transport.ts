@@ -1,6 +1,7 @@
-import { uploadCompleteResponseSchema, uploadSchema, type StorageEntry, type Upload } from '@svc/contracts';
-import { ApiError, apiRequest, authHeaders, errorFrom, type Credentials } from '../../api/client.js';
+import { endpoints } from '@svc/contracts';
+import { ApiError, authHeaders, errorFrom, type Credentials } from '../../api/client.js';
 import type { UploadTransport } from './upload-runner.js';
+import { callEndpoint, endpointPath } from '../../api/endpoint-client.js';
 
 /** PUT of one chunk with XMLHttpRequest, which (unlike fetch) reports the bytes sent so far. */
 function putChunk(
@@ -49,26 +50,42 @@ export function createUploadTransport(
   nodeHeaders: Record<string, string>,
   mountId: string,
 ): UploadTransport {
-  const base = `/api/storage/mounts/${mountId}/uploads`;
-  const request = <T>(path: string, options: Parameters<typeof apiRequest<T>>[2]) =>
-    apiRequest<T>(credentials, path, { ...options, headers: { ...nodeHeaders, ...options?.headers } });
+  const headers = nodeHeaders;
   return {
-    create: (body, signal) => request<Upload>(base, { method: 'POST', body, schema: uploadSchema, signal }),
-    status: (uploadId, signal) => request<Upload>(`${base}/${uploadId}`, { schema: uploadSchema, signal }),
+    create: (body, signal) =>
+      callEndpoint(credentials, endpoints.storage.createUpload, {
+        params: { mountId },
+        body,
+        headers,
+        signal,
+      }),
+    status: (uploadId, signal) =>
+      callEndpoint(credentials, endpoints.storage.getUpload, {
+        params: { mountId, uploadId },
+        headers,
+        signal,
+      }),
+    // The chunk is raw bytes sent with XMLHttpRequest for its progress events: only the path comes from the
+    // declaration.
     putChunk: (uploadId, index, body, onProgress, signal) =>
       putChunk(
-        `${base}/${uploadId}/chunks/${index}`,
+        endpointPath(endpoints.storage.putUploadChunk, { mountId, uploadId, index }),
         body,
         { ...authHeaders(credentials), ...nodeHeaders },
         onProgress,
         signal,
       ),
     complete: (uploadId, signal) =>
-      request<{ upload: Upload; entry: StorageEntry }>(`${base}/${uploadId}/complete`, {
-        method: 'POST',
-        schema: uploadCompleteResponseSchema,
+      callEndpoint(credentials, endpoints.storage.completeUpload, {
+        params: { mountId, uploadId },
+        headers,
         signal,
       }),
-    abort: (uploadId) => request<void>(`${base}/${uploadId}`, { method: 'DELETE' }),
+    abort: async (uploadId) => {
+      await callEndpoint(credentials, endpoints.storage.abortUpload, {
+        params: { mountId, uploadId },
+        headers,
+      });
+    },
   };
 }

@@ -18,6 +18,8 @@ import { invalidatePath, useStorageTarget } from './storage-query.js';
 import { shouldHash, toHex } from './upload-plan.js';
 import { isTransient, runUpload } from './upload-runner.js';
 import { createUploadTransport } from './upload-transport.js';
+import { endpoints } from '@svc/contracts';
+import { endpointPath } from '../../api/endpoint-client.js';
 
 export type UploadStatus = 'queued' | 'hashing' | 'sending' | 'completing' | 'done' | 'failed' | 'cancelled';
 
@@ -125,7 +127,11 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
         update(job.id, { status: 'done', sent: file.size, error: undefined });
         files.current.delete(job.id);
         notifications.show({ color: 'green', message: t('uploads.done', { name: job.name }) });
-        void invalidatePath(queryClient, app, `/api/storage/mounts/${job.mountId}/browse`);
+        void invalidatePath(
+          queryClient,
+          app,
+          endpointPath(endpoints.storage.browse, { mountId: job.mountId }),
+        );
       } catch (error) {
         if (controller.signal.aborted) {
           if (uploadId) void transport.abort(uploadId).catch(() => undefined);

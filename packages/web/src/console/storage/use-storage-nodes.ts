@@ -1,7 +1,7 @@
-import { listNodesResponseSchema } from '@svc/contracts';
-import { useApiQuery } from '../../api/hooks.js';
+import { endpoints } from '@svc/contracts';
 import { useSession } from '../../session/session.js';
 import { storageNodeOptions, type StorageNodeOption } from './storage-nodes.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 export interface StorageNodes {
   options: StorageNodeOption[];
@@ -15,7 +15,7 @@ export interface StorageNodes {
 export function useStorageNodes(): StorageNodes {
   const session = useSession();
   const allowed = session.can('node');
-  const query = useApiQuery('/api/config/nodes', { schema: listNodesResponseSchema, enabled: allowed });
+  const query = useEndpointQuery(endpoints.config.listNodes, {}, { enabled: allowed });
   const options = query.data ? storageNodeOptions(query.data.nodes) : [];
   return { options, several: options.length > 1, known: allowed && query.isSuccess };
 }

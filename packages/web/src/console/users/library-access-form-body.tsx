@@ -1,12 +1,12 @@
 import { MultiSelect, TagsInput, Text } from '@mantine/core';
 import type { UseFormReturnType } from '@mantine/form';
-import { libraryAccessModeSchema, listLibrariesResponseSchema } from '@svc/contracts';
+import { endpoints, libraryAccessModeSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { AccessModeRadios } from './access-mode-radios.js';
 import type { LibraryAccessValues } from './library-access-form.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 const MODES = libraryAccessModeSchema.options;
 
@@ -22,10 +22,7 @@ export interface LibraryChoices {
 export function useLibraryChoices(): LibraryChoices {
   const session = useSession();
   const allowed = session.can('library');
-  const libraries = useApiQuery('/api/media/libraries', {
-    schema: listLibrariesResponseSchema,
-    enabled: allowed,
-  });
+  const libraries = useEndpointQuery(endpoints.media.listLibraries, {}, { enabled: allowed });
   if (!allowed || libraries.isError) return { options: [], known: false, ids: null };
   const list = libraries.data?.libraries ?? [];
   return {

@@ -12,7 +12,7 @@ import {
   IconUser,
   IconGauge,
 } from '@tabler/icons-react';
-import { listNodesResponseSchema, userDetailSchema, type UserDetail as UserDetailData } from '@svc/contracts';
+import { endpoints, type UserDetail as UserDetailData, userDetailSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
 import { useApiQuery } from '../../api/hooks.js';
@@ -31,6 +31,7 @@ import { RoleBadge, StatusBadge } from './user-badges.js';
 import { UserActionModals, type UserAction } from './user-action-modals.js';
 import { userPath } from './user-paths.js';
 import { isOwnAccount, mayEditUser } from './user-permissions.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 /** /console/users/:id: one account, its permissions, node and library access and quotas with their use. */
 export function UserDetail() {
@@ -64,7 +65,7 @@ export function UserDetail() {
 export function useRouteOptions(): { options: RouteOption[]; known: boolean } {
   const session = useSession();
   const allowed = session.can('node');
-  const nodes = useApiQuery('/api/config/nodes', { schema: listNodesResponseSchema, enabled: allowed });
+  const nodes = useEndpointQuery(endpoints.config.listNodes, {}, { enabled: allowed });
   if (!allowed || nodes.isError) return { options: [], known: false };
   return { options: nodes.data ? routeOptionsFrom(nodes.data.nodes) : [], known: true };
 }

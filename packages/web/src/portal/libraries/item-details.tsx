@@ -1,24 +1,19 @@
 import { useRef, useState } from 'react';
 import { Badge, Button, Grid, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconArrowLeft, IconMovie } from '@tabler/icons-react';
-import {
-  containerLabel,
-  myWebPlaybackResponseSchema,
-  portalItemDetailSchema,
-  type PortalItemDetail,
-} from '@svc/contracts';
+import { containerLabel, endpoints, type PortalItemDetail } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useParams } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
 import { formatBytes, formatDuration } from '../../i18n/format.js';
 import { QueryState } from '../../shell/query-state.js';
 import { AuthImage } from './auth-image.js';
 import { episodeCode } from './item-labels.js';
-import { itemImagePath, itemPath } from './media-paths.js';
+import { itemImagePath } from './media-paths.js';
 import { PlayAction } from './play-action.js';
 import { usePlayAgentBaseUrl } from './playback/use-play-agent-base-url.js';
 import { SeasonsList } from './seasons-list.js';
 import { WebPlayer } from './web-player.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 interface Playing {
   /** The portal's item id (its file's streams and subtitles come from the item detail). */
@@ -62,15 +57,16 @@ export function ItemDetails() {
   const { id = '' } = useParams();
   const location = useLocation();
   const backSearch = (location.state as { backSearch?: string } | null)?.backSearch ?? '';
-  const item = useApiQuery(itemPath(id), { schema: portalItemDetailSchema });
-  const webPlayback = useApiQuery('/api/auth/me/web-playback', { schema: myWebPlaybackResponseSchema });
+  const item = useEndpointQuery(endpoints.media.getMyItem, { params: { id } });
+  const webPlayback = useEndpointQuery(endpoints.user.getMyWebPlayback, {});
   const baseUrl = usePlayAgentBaseUrl();
   const [playing, setPlaying] = useState<Playing | null>(null);
   // The same query as `item` when the title itself plays; an episode's own detail otherwise.
-  const playingItem = useApiQuery(itemPath(playing?.itemId ?? id), {
-    schema: portalItemDetailSchema,
-    enabled: playing !== null,
-  });
+  const playingItem = useEndpointQuery(
+    endpoints.media.getMyItem,
+    { params: { id: playing?.itemId ?? id } },
+    { enabled: playing !== null },
+  );
   const playerHolder = useRef<HTMLDivElement>(null);
   const allowed = webPlayback.data?.allowed === true && baseUrl !== null;
 

@@ -1,10 +1,10 @@
 import { Group, Pagination, SimpleGrid, Skeleton, Text } from '@mantine/core';
-import { portalItemsResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { itemsQuery, PAGE_SIZE, pageCount, type BrowseState } from './browse-params.js';
 import { PosterCard } from './poster-card.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 const GRID_COLS = { base: 2, xs: 3, sm: 4, md: 5, xl: 6 };
 
@@ -21,11 +21,11 @@ export function ItemsGrid({
   onPage: (page: number) => void;
 }) {
   const { t } = useTranslation('myLibraries');
-  const query = useApiQuery('/api/media/me/items', {
-    schema: portalItemsResponseSchema,
-    query: itemsQuery(state),
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.media.listMyItems,
+    { query: itemsQuery(state) },
+    { keepPrevious: true },
+  );
 
   if (query.isPending) {
     return (

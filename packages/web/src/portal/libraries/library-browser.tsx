@@ -2,14 +2,14 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { Alert, Badge, Group, Select, Stack, Tabs, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { portalLibrariesResponseSchema, type PortalItemType } from '@svc/contracts';
+import { endpoints, type PortalItemType } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { QueryState } from '../../shell/query-state.js';
 import { readBrowseState, writeBrowseState, type BrowseState } from './browse-params.js';
 import { ItemsGrid } from './items-grid.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 const ALL = 'all';
 const SEARCH_DEBOUNCE_MS = 300;
@@ -21,7 +21,7 @@ export function LibraryBrowser() {
   const state = readBrowseState(params);
   const [searchText, setSearchText] = useState(state.search);
   const [debouncedSearch] = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS);
-  const libraries = useApiQuery('/api/media/me/libraries', { schema: portalLibrariesResponseSchema });
+  const libraries = useEndpointQuery(endpoints.media.listMyLibraries, {});
 
   // Tabs, type and page are history entries (Back returns to them); typing in the search is not.
   const update = (change: Partial<BrowseState>, replace = false) =>

@@ -1,13 +1,13 @@
 import { Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { playbackRoutesResponseSchema, userUsageResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { registerMessages } from '../../i18n/i18n.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { QueryState } from '../../shell/query-state.js';
 import { QuotaBar } from './quota-bar.js';
 import { quotaMessages } from './quota-messages.js';
 import { quotaViews } from './quota-view.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 registerMessages('myQuota', quotaMessages);
 
@@ -29,12 +29,9 @@ function Unlimited({ text, testId }: { text: string; testId: string }) {
 /** The signed-in user's traffic quotas (total and per route) with their use in the current period. */
 export default function MyQuotaPage() {
   const { t } = useTranslation('myQuota');
-  const usage = useApiQuery('/api/auth/me/usage', {
-    schema: userUsageResponseSchema,
-    refetchInterval: REFRESH_MS,
-  });
+  const usage = useEndpointQuery(endpoints.user.getMyUsage, {}, { refetchInterval: REFRESH_MS });
   // Only for the names of route quotas: without it the ids are shown.
-  const routes = useApiQuery('/api/config/me/playback-routes', { schema: playbackRoutesResponseSchema });
+  const routes = useEndpointQuery(endpoints.config.getMyPlaybackRoutes, {});
 
   return (
     <>

@@ -1,8 +1,7 @@
 import { Alert, Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { playbackRoutesResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
 import { registerMessages } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { PageHeader } from '../../shell/page-route.js';
@@ -10,6 +9,7 @@ import { QueryState } from '../../shell/query-state.js';
 import { ConnectHint } from './connect-hint.js';
 import { RouteCard } from './route-card.js';
 import { routesMessages } from './routes-messages.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
 registerMessages('myRoutes', routesMessages);
 
@@ -20,10 +20,7 @@ const REFRESH_MS = 30_000;
 export default function MyRoutesPage() {
   const { t } = useTranslation('myRoutes');
   const { user } = useSession();
-  const query = useApiQuery('/api/config/me/playback-routes', {
-    schema: playbackRoutesResponseSchema,
-    refetchInterval: REFRESH_MS,
-  });
+  const query = useEndpointQuery(endpoints.config.getMyPlaybackRoutes, {}, { refetchInterval: REFRESH_MS });
 
   return (
     <>

@@ -1,6 +1,6 @@
-import { playbackRoutesResponseSchema } from '@svc/contracts';
-import { useApiQuery } from '../../../api/hooks.js';
+import { endpoints } from '@svc/contracts';
 import { choosePlayAgentBaseUrl } from './play-agent-base.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 
 /**
  * The play-agent address the web player uses, from the account's playback routes (see
@@ -9,7 +9,7 @@ import { choosePlayAgentBaseUrl } from './play-agent-base.js';
  * route listing problem (the play-agent still checks access itself).
  */
 export function usePlayAgentBaseUrl(): string | null {
-  const routes = useApiQuery('/api/config/me/playback-routes', { schema: playbackRoutesResponseSchema });
+  const routes = useEndpointQuery(endpoints.config.getMyPlaybackRoutes, {});
   if (routes.isPending) return null;
   return choosePlayAgentBaseUrl(routes.data?.routes ?? [], window.location);
 }
