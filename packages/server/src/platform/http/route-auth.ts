@@ -162,7 +162,9 @@ function refuseUndeclared(route: RouteOptions): void {
   const auth = route.config?.auth;
   if (auth !== undefined && 'direct' in auth && auth.direct === 'entrance') return;
   const methods = Array.isArray(route.method) ? route.method.join(',') : route.method;
-  throw new Error(`route ${methods} ${route.url} has no endpoint declaration (docs/architecture.md "Endpoints")`);
+  throw new Error(
+    `route ${methods} ${route.url} has no endpoint declaration (docs/architecture.md "Endpoints")`,
+  );
 }
 
 /**

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { planLibrary, type FileRef } from '../../../src/services/media/scan/library-layout.js';
-import { compileReplacePath, webhookInput } from '../../../src/services/media/webhooks/inbound/webhook.service.js';
+import {
+  compileReplacePath,
+  webhookInput,
+} from '../../../src/services/media/webhooks/inbound/webhook.service.js';
 import { scanScope } from '../../../src/services/media/scan/scan-scope.js';
 
 const files = (...paths: string[]): FileRef[] =>

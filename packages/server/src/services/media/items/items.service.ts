@@ -5,7 +5,11 @@ import { AppError, notFound } from '../../../platform/http/errors.js';
 import type { ItemsRepository } from './items.repository.js';
 import type { LibrariesRepository } from '../libraries/libraries.repository.js';
 import { toItemSummary } from './media-mappers.js';
-import { StorageNotFoundError, StorageUnavailableError, type StorageGateway } from '../storage/storage-gateway.js';
+import {
+  StorageNotFoundError,
+  StorageUnavailableError,
+  type StorageGateway,
+} from '../storage/storage-gateway.js';
 
 const IMAGE_TYPES: Record<string, string> = {
   jpg: 'image/jpeg',

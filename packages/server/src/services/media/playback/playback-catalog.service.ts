@@ -20,7 +20,11 @@ import type { Clock } from '../../../platform/cache/index.js';
 import { errorCode } from '../../../platform/db/errors.js';
 import { badRequest, notFound } from '../../../platform/http/errors.js';
 import type { ItemsService } from '../items/items.service.js';
-import { allowsLibrary, type LibraryAccessResolver, type LibraryFilter } from '../libraries/library-access.js';
+import {
+  allowsLibrary,
+  type LibraryAccessResolver,
+  type LibraryFilter,
+} from '../libraries/library-access.js';
 import type {
   CatalogFilter,
   CatalogItemRow,
