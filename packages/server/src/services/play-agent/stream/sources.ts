@@ -2,7 +2,12 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
-import { parseContentRange, rangeHeader, rangeLength, type ByteRange } from './range.js';
+import {
+  parseContentRange,
+  rangeHeader,
+  rangeLength,
+  type ByteRange,
+} from '../../../platform/http/file-delivery/range.js';
 
 /**
  * Where the bytes of a media file come from (docs/streaming.md, "Sources"):

@@ -1,6 +1,6 @@
 import { mkdir, open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import { RangeJournal } from './range-journal.js';
 import { normalize, totalBytes, union, type RangeSet } from './range-set.js';
 

@@ -1,4 +1,4 @@
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import { SourceError, type MediaBody, type MediaSource } from '../stream/sources.js';
 import type { CacheEntry } from './cache-entry.js';
 import type { CacheStore } from './cache-store.js';

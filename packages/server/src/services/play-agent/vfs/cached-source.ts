@@ -1,4 +1,4 @@
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import type { MediaBody, MediaFacts, MediaSource } from '../stream/sources.js';
 import { CachedBody, DEFAULT_BODY_OPTIONS, type CachedBodyOptions } from './cached-body.js';
 import type { CacheEntry } from './cache-entry.js';

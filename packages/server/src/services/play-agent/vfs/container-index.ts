@@ -1,4 +1,4 @@
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 
 /**
  * Where a container keeps the index a player reads before it can start (docs/vfs-cache.md,

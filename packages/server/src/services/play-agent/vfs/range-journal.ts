@@ -1,6 +1,6 @@
 import { open, readFile, rename, type FileHandle } from 'node:fs/promises';
 import { crc32 } from 'node:zlib';
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import { normalize, type RangeSet } from './range-set.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 
 /**
  * Sets of inclusive byte ranges, kept sorted, disjoint and non-adjacent (adjacent ranges are merged), so

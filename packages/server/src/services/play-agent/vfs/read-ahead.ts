@@ -1,4 +1,4 @@
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import { missing, type RangeSet } from './range-set.js';
 import type { DiskPressure } from './disk-pressure.js';
 

@@ -1,4 +1,4 @@
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import type { MediaSource } from '../stream/sources.js';
 
 /** Reads a (small) range of a source into one buffer: the index search's reads. */

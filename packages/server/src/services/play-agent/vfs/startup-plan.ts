@@ -1,4 +1,4 @@
-import type { ByteRange } from '../stream/range.js';
+import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import { normalize, subtract, totalBytes, truncateTo, union, type RangeSet } from './range-set.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { ByteRange } from '../../../../src/services/play-agent/stream/range.js';
+import type { ByteRange } from '../../../../src/platform/http/file-delivery/range.js';
 import type {
   MediaBody,
   MediaFacts,

@@ -11,7 +11,7 @@ import {
   truncateTo,
   union,
 } from '../../../../src/services/play-agent/vfs/range-set.js';
-import type { ByteRange } from '../../../../src/services/play-agent/stream/range.js';
+import type { ByteRange } from '../../../../src/platform/http/file-delivery/range.js';
 
 const SIZE = 200;
 const rangeArb = fc
