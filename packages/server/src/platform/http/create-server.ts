@@ -45,6 +45,11 @@ export interface ServerOptions {
   requestTimeoutMs?: number;
   /** Paths match whatever their letter case (the client protocol of the play-agent). */
   caseInsensitiveRoutes?: boolean;
+  /**
+   * Accept routes without an endpoint declaration: only for test harnesses that stand in for a peer with
+   * ad-hoc routes. Every service component leaves it off, so an undeclared route stops it at start.
+   */
+  allowUndeclaredRoutes?: boolean;
   /** Rewrites a request URL before routing (the play-agent's optional /emby prefix). */
   rewriteUrl?: (url: string) => string;
 }
@@ -93,7 +98,7 @@ export function createServer(options: ServerOptions): AppServer {
   const routes: DeclaredRoute[] = [];
   declaredRoutes.set(app, routes);
   app.addHook('onRequest', refuseMalformedUrl);
-  installRouteAuth(app, options.serviceToken, routes);
+  installRouteAuth(app, options.serviceToken, routes, options.allowUndeclaredRoutes);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

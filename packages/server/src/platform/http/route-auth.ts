@@ -91,13 +91,14 @@ export function installRouteAuth(
   },
   serviceToken: string,
   routes: DeclaredRoute[],
+  allowUndeclaredRoutes = false,
 ): void {
   app.decorateRequest('identity', null);
   app.decorateRequest('clientIp', '');
   app.decorateRequest('fromService', false);
 
   app.addHook('onRoute', (route: RouteOptions) => {
-    refuseUndeclared(route);
+    if (!allowUndeclaredRoutes) refuseUndeclared(route);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
       if (method === 'HEAD' && route.config?.auth === undefined) continue;

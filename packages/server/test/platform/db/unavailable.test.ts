@@ -55,7 +55,12 @@ describe('unavailableCause', () => {
 });
 
 describe('the error handler', () => {
-  const app = createServer({ component: 'media', logger: quietLogger(), serviceToken: 'token' });
+  const app = createServer({
+    allowUndeclaredRoutes: true,
+    component: 'media',
+    logger: quietLogger(),
+    serviceToken: 'token',
+  });
   const health = { config: { auth: { direct: 'health' as const } } };
   app.get('/outage', health, () => {
     throw withCode('57P01', 'terminating connection due to administrator command');

@@ -33,6 +33,7 @@ describe('the streaming proxy when a kept-alive upstream connection drops', () =
     await new Promise<void>((resolve) => upstream.listen({ host: '127.0.0.1', port: 0 }, resolve));
     const upstreamBase = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
     proxy = createServer({
+      allowUndeclaredRoutes: true,
       component: 'frontend',
       logger: createLogger({ level: 'silent', component: 'test' }),
       serviceToken: 'token',

@@ -36,7 +36,12 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 function nodeApp(install: NodeInstallSettings | undefined, fetchFails = false) {
   const runs: { command: LifecycleCommand; script: string }[] = [];
   const fetched: string[] = [];
-  const app = createServer({ component: 'play-agent', logger, serviceToken: SERVICE_TOKEN });
+  const app = createServer({
+    allowUndeclaredRoutes: true,
+    component: 'play-agent',
+    logger,
+    serviceToken: SERVICE_TOKEN,
+  });
   registerNodeLifecycleRoutes(app, {
     install,
     configBaseUrl: 'http://config.example:18085/',

@@ -189,7 +189,12 @@ interface Agent {
  * through `streamer.send` and records the onBytes deltas per `x-test-id`.
  */
 async function startAgent(streamer: PlaybackStreamer, files: Map<string, PlaybackFile>): Promise<Agent> {
-  const app = createServer({ component: 'play-agent', logger, serviceToken: TOKEN });
+  const app = createServer({
+    allowUndeclaredRoutes: true,
+    component: 'play-agent',
+    logger,
+    serviceToken: TOKEN,
+  });
   const runs = new Map<string, Run>();
   const run = (id: string): Run => {
     let entry = runs.get(id);

@@ -116,7 +116,12 @@ describe.each(testBackends())('activity log on $label', (backend) => {
     };
     aliceId = await add('Alice');
     bobId = await add('bob');
-    app = createServer({ serviceToken: SERVICE_TOKEN, component: 'user', logger });
+    app = createServer({
+      allowUndeclaredRoutes: true,
+      serviceToken: SERVICE_TOKEN,
+      component: 'user',
+      logger,
+    });
     registerInternalRoutes(app, services);
     await app.ready();
   });
