@@ -2,9 +2,9 @@ import { useEffect, useState } from 'react';
 import { Group, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconSearch } from '@tabler/icons-react';
-import { AUDIT_ACTIONS, auditLogResponseSchema, type AuditAction } from '@svc/contracts';
+import { AUDIT_ACTIONS, endpoints, type AuditAction } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { auditActionMessages } from '../../i18n/audit-action-messages.js';
 import { registerMessages } from '../../i18n/i18n.js';
 import { PageHeader } from '../../shell/page-route.js';
@@ -25,11 +25,11 @@ export default function AuditPage() {
   const [debouncedActor] = useDebouncedValue(actor.trim(), 300);
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState('20');
-  const query = useApiQuery('/api/auth/admin/audit-log', {
-    schema: auditLogResponseSchema,
-    query: { page, pageSize, action: action ?? undefined, actor: debouncedActor || undefined },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.listAuditLog,
+    { query: { page, pageSize, action: action ?? undefined, actor: debouncedActor || undefined } },
+    { keepPrevious: true },
+  );
   // Action names grouped by family, in the interface language.
   const families = [...new Set(AUDIT_ACTIONS.map((name) => name.split('.')[0]!))];
   const actionOptions = families.map((family) => ({

@@ -1,10 +1,6 @@
-import {
-  defaultLibraryAccessPolicySchema,
-  libraryAccessAnswerSchema,
-  type DefaultLibraryAccessPolicy,
-} from '@svc/contracts';
+import { endpoints, defaultLibraryAccessPolicySchema, type DefaultLibraryAccessPolicy } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import {
   LibraryAccessFormBody,
@@ -18,7 +14,6 @@ import {
 } from '../users/library-access-form.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { SettingForm } from './setting-form.js';
-import { LIBRARY_ACCESS_POLICY_PATH } from './settings-paths.js';
 import { useSettingForm } from './use-setting-form.js';
 
 const CARD = 'defaultLibraryAccess';
@@ -36,8 +31,7 @@ function DefaultLibraryAccessForm({
   const validate = zodValidate(defaultLibraryAccessPolicySchema, toLibraryAccessBody);
   const setting = useSettingForm({
     title: t('defaultLibraryAccess.title'),
-    path: LIBRARY_ACCESS_POLICY_PATH,
-    schema: libraryAccessAnswerSchema,
+    endpoint: endpoints.user.setDefaultLibraryAccessPolicy,
     saved: policy,
     toForm: (saved) => libraryAccessValuesFrom(saved, libraries.ids),
     toBody: toLibraryAccessBody,
@@ -59,7 +53,7 @@ function DefaultLibraryAccessForm({
 /** The library access a new account starts with; mode and list are saved in one request. */
 export function DefaultLibraryAccessCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(LIBRARY_ACCESS_POLICY_PATH, { schema: libraryAccessAnswerSchema });
+  const query = useEndpointQuery(endpoints.user.getDefaultLibraryAccessPolicy, {});
   const libraries = useLibraryChoices();
   return (
     <LoadedSettingCard

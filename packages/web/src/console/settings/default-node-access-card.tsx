@@ -1,12 +1,12 @@
 import { Alert } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import {
-  defaultNodeAccessPolicyResponseSchema,
+  endpoints,
   defaultNodeAccessPolicySchema,
   type DefaultNodeAccessPolicyResponse,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import type { RouteChoices } from '../users/node-access-card.js';
 import { NodeAccessFormBody } from '../users/node-access-form-body.js';
@@ -15,7 +15,6 @@ import { useRouteOptions } from '../users/user-detail.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { nodeAccessAdvice } from './policy-forms.js';
 import { SettingForm } from './setting-form.js';
-import { NODE_ACCESS_POLICY_PATH } from './settings-paths.js';
 import { useSettingForm } from './use-setting-form.js';
 
 const CARD = 'defaultNodeAccess';
@@ -33,8 +32,7 @@ function DefaultNodeAccessForm({
   const validate = zodValidate(defaultNodeAccessPolicySchema, toNodeAccessBody);
   const setting = useSettingForm({
     title: t('defaultNodeAccess.title'),
-    path: NODE_ACCESS_POLICY_PATH,
-    schema: defaultNodeAccessPolicyResponseSchema,
+    endpoint: endpoints.user.setDefaultNodeAccessPolicy,
     saved: policy,
     toForm: nodeAccessValuesFrom,
     toBody: toNodeAccessBody,
@@ -69,7 +67,7 @@ function DefaultNodeAccessForm({
 /** The node access a new account starts with; mode and list are saved in one request. */
 export function DefaultNodeAccessCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(NODE_ACCESS_POLICY_PATH, { schema: defaultNodeAccessPolicyResponseSchema });
+  const query = useEndpointQuery(endpoints.user.getDefaultNodeAccessPolicy, {});
   const routes = useRouteOptions();
   return (
     <LoadedSettingCard

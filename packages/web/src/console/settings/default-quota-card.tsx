@@ -1,17 +1,12 @@
-import {
-  defaultQuotaPolicyResponseSchema,
-  defaultQuotaPolicySchema,
-  type DefaultQuotaPolicy,
-} from '@svc/contracts';
+import { endpoints, defaultQuotaPolicySchema, type DefaultQuotaPolicy } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import type { RouteChoices } from '../users/node-access-card.js';
 import { QuotaFormBody, quotaFormValidate } from '../users/quota-form-body.js';
 import { quotasValuesFrom, toQuotasBody } from '../users/quota-form.js';
 import { useRouteOptions } from '../users/user-detail.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { SettingForm } from './setting-form.js';
-import { DEFAULT_QUOTA_PATH } from './settings-paths.js';
 import { useSettingForm } from './use-setting-form.js';
 
 const CARD = 'defaultQuota';
@@ -28,8 +23,7 @@ function DefaultQuotaForm({
   const { t } = useTranslation('settings');
   const setting = useSettingForm({
     title: t('defaultQuota.title'),
-    path: DEFAULT_QUOTA_PATH,
-    schema: defaultQuotaPolicyResponseSchema,
+    endpoint: endpoints.user.setDefaultQuotaPolicy,
     saved: policy,
     toForm: (saved) => quotasValuesFrom(saved),
     toBody: toQuotasBody,
@@ -46,7 +40,7 @@ function DefaultQuotaForm({
 /** The quotas a new account starts with (existing users keep theirs). */
 export function DefaultQuotaCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(DEFAULT_QUOTA_PATH, { schema: defaultQuotaPolicyResponseSchema });
+  const query = useEndpointQuery(endpoints.user.getDefaultQuotaPolicy, {});
   const routes = useRouteOptions();
   return (
     <LoadedSettingCard

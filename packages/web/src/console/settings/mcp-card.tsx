@@ -1,12 +1,11 @@
 import { Switch } from '@mantine/core';
-import { mcpSettingsSchema, type McpSettings } from '@svc/contracts';
+import { endpoints, type McpSettings } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { CopyableAddress } from './copyable-address.js';
 import { mcpUrl } from './link-urls.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { SettingForm } from './setting-form.js';
-import { MCP_PATH } from './settings-paths.js';
 import { useSettingForm } from './use-setting-form.js';
 
 const CARD = 'mcp';
@@ -21,8 +20,7 @@ function McpForm({
   const { t } = useTranslation('settings');
   const setting = useSettingForm({
     title: t('mcp.title'),
-    path: MCP_PATH,
-    schema: mcpSettingsSchema,
+    endpoint: endpoints.config.updateMcpSettings,
     saved: settings,
     toForm: (saved) => ({ enabled: saved.enabled }),
     toBody: (values) => values,
@@ -49,7 +47,7 @@ function McpForm({
 /** Whether /mcp answers AI assistants (default off). */
 export function McpCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(MCP_PATH, { schema: mcpSettingsSchema });
+  const query = useEndpointQuery(endpoints.config.getMcpSettings, {});
   return (
     <LoadedSettingCard
       id={CARD}

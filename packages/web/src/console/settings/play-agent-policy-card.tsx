@@ -1,17 +1,12 @@
 import { Alert, NumberInput, Radio, Stack, Switch, Text } from '@mantine/core';
 import { IconInfoCircle } from '@tabler/icons-react';
-import {
-  playAgentPolicySchema,
-  updatePlayAgentPolicyRequestSchema,
-  type PlayAgentPolicy,
-} from '@svc/contracts';
+import { endpoints, updatePlayAgentPolicyRequestSchema, type PlayAgentPolicy } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { playAgentPolicyValuesFrom, protocolChoices, toPlayAgentPolicyBody } from './policy-forms.js';
 import { SettingForm } from './setting-form.js';
-import { PLAY_AGENT_POLICY_PATH } from './settings-paths.js';
 import { useSettingForm } from './use-setting-form.js';
 
 const CARD = 'playAgentPolicy';
@@ -26,8 +21,7 @@ function PlayAgentPolicyForm({
   const { t } = useTranslation('settings');
   const setting = useSettingForm({
     title: t('playAgentPolicy.title'),
-    path: PLAY_AGENT_POLICY_PATH,
-    schema: playAgentPolicySchema,
+    endpoint: endpoints.config.updatePlayAgentPolicy,
     saved: policy,
     toForm: playAgentPolicyValuesFrom,
     toBody: toPlayAgentPolicyBody,
@@ -85,7 +79,7 @@ function PlayAgentPolicyForm({
 /** Protocol, response cache and the global DRIVE_A redirect switch, fetched by play-agents every 30 s. */
 export function PlayAgentPolicyCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(PLAY_AGENT_POLICY_PATH, { schema: playAgentPolicySchema });
+  const query = useEndpointQuery(endpoints.config.getPlayAgentPolicy, {});
   return (
     <LoadedSettingCard
       id={CARD}

@@ -1,15 +1,15 @@
 import { SimpleGrid, TextInput } from '@mantine/core';
 import {
+  endpoints,
   protocolServerInfoSchema,
   updateProtocolServerInfoSchema,
   type ProtocolServerInfo,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { SettingForm } from './setting-form.js';
-import { PROTOCOL_INFO_PATH } from './settings-paths.js';
 import { useSettingForm } from './use-setting-form.js';
 
 const CARD = 'protocolInfo';
@@ -31,8 +31,7 @@ function ProtocolInfoForm({
   const { t } = useTranslation('settings');
   const setting = useSettingForm({
     title: t('protocolInfo.title'),
-    path: PROTOCOL_INFO_PATH,
-    schema: protocolServerInfoSchema,
+    endpoint: endpoints.media.updateProtocolSettings,
     saved: info,
     toForm: infoValues,
     toBody: (values) => values,
@@ -65,7 +64,7 @@ function ProtocolInfoForm({
 /** What players show as the server: serverName and productName of PROTO_A's /System/Info/Public. */
 export function ProtocolInfoCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(PROTOCOL_INFO_PATH, { schema: protocolServerInfoSchema });
+  const query = useEndpointQuery(endpoints.media.getProtocolSettings, {});
   return (
     <LoadedSettingCard
       id={CARD}

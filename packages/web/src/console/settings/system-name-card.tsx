@@ -1,16 +1,15 @@
 import { TextInput } from '@mantine/core';
 import {
-  adminBrandingResponseSchema,
+  endpoints,
   SYSTEM_NAME_MAX_LENGTH,
   updateBrandingRequestSchema,
   type AdminBrandingResponse,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { SettingForm } from './setting-form.js';
-import { ADMIN_BRANDING_PATH } from './settings-paths.js';
 import { usePublicBrandingRefresh } from './use-public-branding-refresh.js';
 import { useSettingForm } from './use-setting-form.js';
 
@@ -27,8 +26,7 @@ function SystemNameForm({
   const refreshBranding = usePublicBrandingRefresh();
   const setting = useSettingForm({
     title: t('systemName.title'),
-    path: ADMIN_BRANDING_PATH,
-    schema: adminBrandingResponseSchema,
+    endpoint: endpoints.user.updateBranding,
     saved: branding,
     toForm: (saved) => ({ systemName: saved.systemName }),
     toBody: (values) => values,
@@ -54,7 +52,7 @@ function SystemNameForm({
 /** The system name in the header, on the sign-in pages and in the tab title. */
 export function SystemNameCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(ADMIN_BRANDING_PATH, { schema: adminBrandingResponseSchema });
+  const query = useEndpointQuery(endpoints.user.getAdminBranding, {});
   return (
     <LoadedSettingCard
       id={CARD}

@@ -2,17 +2,21 @@ import { useEffect, useEffectEvent, useState } from 'react';
 import { useForm, type FormValidateInput } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useTranslation } from 'react-i18next';
-import type { z } from 'zod';
-import { useApiMutation } from '../../api/hooks.js';
+import type { EndpointDeclaration, EndpointResponse } from '@svc/contracts';
+import type { EndpointCallArgs } from '../../api/endpoint-client.js';
+import { useEndpointMutation, type Invalidation } from '../../api/endpoint-hooks.js';
 import { sameSetting } from './setting-values.js';
 
-export interface SettingFormOptions<A, V extends object, B> {
+export interface SettingFormOptions<
+  E extends EndpointDeclaration,
+  V extends object,
+  B,
+  A = EndpointResponse<E>,
+> {
   /** The card's title, named in the notice after a save. */
   title: string;
-  /** Where the setting is saved (PUT). */
-  path: string;
-  /** The setting as the server answers it, to GET and to the PUT. */
-  schema: z.ZodType<A>;
+  /** The PUT that saves the setting; its answer (parsed by the declaration) is the new saved value. */
+  endpoint: E;
   /** The value saved on the server now. */
   saved: A;
   toForm: (setting: A) => V;
@@ -22,7 +26,7 @@ export interface SettingFormOptions<A, V extends object, B> {
   toRequest?: (values: V) => B;
   validate?: FormValidateInput<V>;
   /** Cached GETs to fetch again after a save; the setting's own path when not given. */
-  invalidates?: string[];
+  invalidates?: readonly Invalidation[];
   /** What else a save changes on the page (e.g. the header's branding). */
   onSaved?: () => void;
   onDirtyChange: (dirty: boolean) => void;
@@ -33,19 +37,18 @@ export interface SettingFormOptions<A, V extends object, B> {
  * card's dirty flag is reported to the page's guard, and a newer saved value (a refetch) is taken over while
  * the card holds no edits of its own. A save takes the server's answer as the new saved value and says so.
  */
-export function useSettingForm<A, V extends object, B>({
+export function useSettingForm<E extends EndpointDeclaration, V extends object, B, A = EndpointResponse<E>>({
   title,
-  path,
-  schema,
+  endpoint,
   saved,
   toForm,
   toBody,
   toRequest = toBody,
   validate,
-  invalidates = [path],
+  invalidates = [endpoint],
   onSaved,
   onDirtyChange,
-}: SettingFormOptions<A, V, B>) {
+}: SettingFormOptions<E, V, B, A>) {
   const { t } = useTranslation('settings');
   const form = useForm<V>({ initialValues: toForm(saved), ...(validate ? { validate } : {}) });
   const [baseline, setBaseline] = useState<V>(() => toForm(saved));
@@ -62,7 +65,11 @@ export function useSettingForm<A, V extends object, B>({
   });
   useEffect(() => takeOverSaved(), [savedBody]);
 
-  const save = useApiMutation((api, body: B) => api(path, { method: 'PUT', body, schema }), invalidates);
+  // The body's type is the card's (toBody); the declaration validates it on the server.
+  const save = useEndpointMutation(
+    (call, body: B) => call(endpoint, ...([{ body }] as unknown as EndpointCallArgs<E>)) as Promise<A>,
+    invalidates,
+  );
 
   /** After a save: the server's answer is the new baseline and the form shows it. */
   function markSaved(values: V) {

@@ -1,10 +1,9 @@
 import { Switch } from '@mantine/core';
-import { adminBrandingResponseSchema, webPlayerStateSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { SettingForm } from './setting-form.js';
-import { ADMIN_BRANDING_PATH, WEB_PLAYER_PATH } from './settings-paths.js';
 import { usePublicBrandingRefresh } from './use-public-branding-refresh.js';
 import { useSettingForm } from './use-setting-form.js';
 
@@ -21,13 +20,12 @@ function WebPlayerForm({
   const refreshBranding = usePublicBrandingRefresh();
   const setting = useSettingForm({
     title: t('webPlayer.title'),
-    path: WEB_PLAYER_PATH,
-    schema: webPlayerStateSchema,
+    endpoint: endpoints.user.setWebPlayer,
     saved: { enabled },
     toForm: (saved) => ({ enabled: saved.enabled }),
     toBody: (values) => values,
     // The switch is read back through the admin branding answer.
-    invalidates: [ADMIN_BRANDING_PATH],
+    invalidates: [endpoints.user.getAdminBranding],
     onSaved: () => void refreshBranding(),
     onDirtyChange,
   });
@@ -46,7 +44,7 @@ function WebPlayerForm({
 /** The global web playback switch (default on); each user's own switch applies as well. */
 export function WebPlayerCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(ADMIN_BRANDING_PATH, { schema: adminBrandingResponseSchema });
+  const query = useEndpointQuery(endpoints.user.getAdminBranding, {});
   return (
     <LoadedSettingCard
       id={CARD}

@@ -2,14 +2,9 @@ import { useState } from 'react';
 import { Alert, Button, Group, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import {
-  webhookTokenRegeneratedSchema,
-  webhookTokenStatusSchema,
-  type WebhookTokenRegenerated,
-  type WebhookTokenStatus,
-} from '@svc/contracts';
+import { endpoints, type WebhookTokenRegenerated, type WebhookTokenStatus } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation, useApiQuery } from '../../api/hooks.js';
+import { useEndpointMutation, useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { ConfirmDialog } from '../../shell/confirm-dialog.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
@@ -17,7 +12,6 @@ import { QueryState } from '../../shell/query-state.js';
 import { CopyableAddress } from './copyable-address.js';
 import { inboundWebhookUrl } from './link-urls.js';
 import { SettingCard } from './setting-card.js';
-import { WEBHOOK_TOKEN_PATH } from './settings-paths.js';
 
 const CARD = 'webhookToken';
 
@@ -53,13 +47,12 @@ function TokenStatus({ status }: { status: WebhookTokenStatus }) {
  */
 export function WebhookTokenCard() {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(WEBHOOK_TOKEN_PATH, { schema: webhookTokenStatusSchema });
+  const query = useEndpointQuery(endpoints.media.getWebhookToken, {});
   const [confirming, setConfirming] = useState(false);
   const [fresh, setFresh] = useState<WebhookTokenRegenerated | null>(null);
-  const regenerate = useApiMutation(
-    (api) =>
-      api(`${WEBHOOK_TOKEN_PATH}/regenerate`, { method: 'POST', schema: webhookTokenRegeneratedSchema }),
-    [WEBHOOK_TOKEN_PATH],
+  const regenerate = useEndpointMutation(
+    (call) => call(endpoints.media.regenerateWebhookToken),
+    [endpoints.media.getWebhookToken],
   );
   const exists = query.data?.exists ?? false;
 

@@ -12,20 +12,14 @@ import {
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  createUserRequestSchema,
-  managedUserSchema,
-  type AccountRole,
-  type CreateUserRequest,
-} from '@svc/contracts';
+import { createUserRequestSchema, type AccountRole, type CreateUserRequest, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { PermissionCheckboxes, PlaybackFields } from './account-fields.js';
 import { emptyCreateValues, passwordsDiffer, toCreateRequest, type CreateUserValues } from './user-form.js';
-import { USERS_PATH } from './user-paths.js';
 import { mayCreateAdministrators, permissionChoices } from './user-permissions.js';
 
 const ROLES: AccountRole[] = ['user', 'admin'];
@@ -52,9 +46,9 @@ function CreateUserForm({ onClose }: { onClose: () => void }) {
       ...(passwordsDiffer(values) ? { passwordRepeat: t('form.passwordMismatch') } : {}),
     }),
   });
-  const create = useApiMutation(
-    (api, body: CreateUserRequest) => api(USERS_PATH, { method: 'POST', body, schema: managedUserSchema }),
-    [USERS_PATH],
+  const create = useEndpointMutation(
+    (call, body: CreateUserRequest) => call(endpoints.user.createUser, { body }),
+    [endpoints.user.listUsers],
   );
   const admin = form.values.role === 'admin';
 

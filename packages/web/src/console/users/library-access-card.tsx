@@ -1,14 +1,9 @@
 import { Alert, Paper, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  libraryAccessAnswerSchema,
-  libraryAccessSchema,
-  type LibraryAccess,
-  type UserDetail,
-} from '@svc/contracts';
+import { libraryAccessSchema, type LibraryAccess, type UserDetail, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { LibraryAccessFormBody, type LibraryChoices } from './library-access-form-body.js';
 import {
@@ -18,7 +13,6 @@ import {
   type LibraryAccessValues,
 } from './library-access-form.js';
 import { SaveRow } from './save-row.js';
-import { USERS_PATH, userPath } from './user-paths.js';
 
 /** Which libraries the user may browse and play: all of them, or the ones chosen (administrators: all). */
 export function LibraryAccessForm({
@@ -36,14 +30,10 @@ export function LibraryAccessForm({
     initialValues: libraryAccessValuesFrom(user.libraryAccess, libraries.ids),
     validate: (values) => libraryAccessFormErrors(validate(values)),
   });
-  const save = useApiMutation(
-    (api, body: LibraryAccess) =>
-      api(`${userPath(user.id)}/library-access`, {
-        method: 'PUT',
-        body,
-        schema: libraryAccessAnswerSchema,
-      }),
-    [USERS_PATH],
+  const save = useEndpointMutation(
+    (call, body: LibraryAccess) =>
+      call(endpoints.user.setUserLibraryAccess, { params: { id: user.id }, body }),
+    [endpoints.user.listUsers],
   );
 
   return (

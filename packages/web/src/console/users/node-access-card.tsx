@@ -1,9 +1,9 @@
 import { Paper, Stack, Text } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { nodeAccessSchema, type NodeAccess, type UserDetail } from '@svc/contracts';
+import { nodeAccessSchema, type NodeAccess, type UserDetail, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { NodeAccessFormBody } from './node-access-form-body.js';
 import {
@@ -14,7 +14,6 @@ import {
 } from './node-access-form.js';
 import type { RouteOption } from './route-options.js';
 import { SaveRow } from './save-row.js';
-import { USERS_PATH, userPath } from './user-paths.js';
 
 export interface RouteChoices {
   options: RouteOption[];
@@ -38,10 +37,9 @@ export function NodeAccessForm({
     initialValues: nodeAccessValuesFrom(user.nodeAccess),
     validate: (values) => nodeAccessFormErrors(validate(values), values),
   });
-  const save = useApiMutation(
-    (api, body: NodeAccess) =>
-      api(`${userPath(user.id)}/node-access`, { method: 'PUT', body, schema: nodeAccessSchema }),
-    [USERS_PATH],
+  const save = useEndpointMutation(
+    (call, body: NodeAccess) => call(endpoints.user.setUserNodeAccess, { params: { id: user.id }, body }),
+    [endpoints.user.listUsers],
   );
   const empty =
     form.values.mode === 'ALLOW_LIST' && form.values.nodes.length === 0 && form.values.endpoints.length === 0;

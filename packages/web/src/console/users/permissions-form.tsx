@@ -1,14 +1,13 @@
 import { useState } from 'react';
 import { Alert, Paper, Stack } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { managedUserSchema, type DelegablePermission, type ManagedUser } from '@svc/contracts';
+import { type DelegablePermission, type ManagedUser, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { PermissionCheckboxes } from './account-fields.js';
 import { SaveRow } from './save-row.js';
-import { USERS_PATH, userPath } from './user-paths.js';
 import {
   hasEditablePermissions,
   normalizePermissions,
@@ -21,14 +20,10 @@ export function PermissionsForm({ user, readOnly }: { user: ManagedUser; readOnl
   const { t } = useTranslation('users');
   const { user: actor } = useSession();
   const [permissions, setPermissions] = useState<DelegablePermission[]>(user.permissions);
-  const save = useApiMutation(
-    (api, keys: DelegablePermission[]) =>
-      api(`${userPath(user.id)}/permissions`, {
-        method: 'PUT',
-        body: { permissions: keys },
-        schema: managedUserSchema,
-      }),
-    [USERS_PATH],
+  const save = useEndpointMutation(
+    (call, keys: DelegablePermission[]) =>
+      call(endpoints.user.setUserPermissions, { params: { id: user.id }, body: { permissions: keys } }),
+    [endpoints.user.listUsers],
   );
 
   if (!hasEditablePermissions(user)) {

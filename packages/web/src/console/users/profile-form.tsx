@@ -1,21 +1,15 @@
 import { Paper, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import {
-  managedUserSchema,
-  updateUserRequestSchema,
-  type ManagedUser,
-  type UpdateUserRequest,
-} from '@svc/contracts';
+import { updateUserRequestSchema, type ManagedUser, type UpdateUserRequest, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { PlaybackFields } from './account-fields.js';
 import { hasChanges, profileValuesFrom, toProfileChanges, type ProfileValues } from './user-form.js';
 import { SaveRow } from './save-row.js';
-import { USERS_PATH, userPath } from './user-paths.js';
 import { isOwnAccount } from './user-permissions.js';
 
 /** Display name, web playback switch and DRIVE_A play mode; only what changed is sent. */
@@ -33,10 +27,9 @@ export function ProfileForm({ user, readOnly }: { user: ManagedUser; readOnly: b
       return errors;
     },
   });
-  const save = useApiMutation(
-    (api, body: UpdateUserRequest) =>
-      api(userPath(user.id), { method: 'PATCH', body, schema: managedUserSchema }),
-    [USERS_PATH],
+  const save = useEndpointMutation(
+    (call, body: UpdateUserRequest) => call(endpoints.user.updateUser, { params: { id: user.id }, body }),
+    [endpoints.user.listUsers],
   );
   const changes = toProfileChanges(user, form.values);
 

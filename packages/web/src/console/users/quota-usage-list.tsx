@@ -1,17 +1,16 @@
 import { Badge, Group, Paper, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
-import { userUsageResponseSchema, type QuotaUsage } from '@svc/contracts';
+import { type QuotaUsage, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { formatBytes, formatDateTime } from '../../i18n/format.js';
 import { QueryState } from '../../shell/query-state.js';
 import { routeLabel, type RouteOption } from './route-options.js';
 import { sortUsage, usageColor, usagePercent } from './quota-usage.js';
-import { userPath } from './user-paths.js';
 
 /** What the user used of each stored quota in its current period (GET …/usage). */
 export function QuotaUsageList({ userId, options }: { userId: string; options: readonly RouteOption[] }) {
   const { t } = useTranslation('users');
-  const query = useApiQuery(`${userPath(userId)}/usage`, { schema: userUsageResponseSchema });
+  const query = useEndpointQuery(endpoints.user.getUserUsage, { params: { id: userId } });
   return (
     <QueryState query={query} skeletonRows={2}>
       {(data) =>

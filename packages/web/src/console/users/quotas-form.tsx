@@ -1,13 +1,12 @@
 import { Button, Group, Stack } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
-import { quotasSchema, type Quotas, type UserDetail } from '@svc/contracts';
+import { quotasSchema, type Quotas, type UserDetail, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import type { RouteChoices } from './node-access-card.js';
 import { QuotaFormBody, quotaFormValidate } from './quota-form-body.js';
 import { quotasValuesFrom, toQuotasBody, type QuotasValues } from './quota-form.js';
-import { USERS_PATH, userPath } from './user-paths.js';
 
 /** The total quota and the quotas of single routes; saving replaces all of them. */
 export function QuotasForm({
@@ -24,9 +23,9 @@ export function QuotasForm({
     initialValues: quotasValuesFrom(user.quotas),
     validate: quotaFormValidate(quotasSchema, t('common:validation.required')),
   });
-  const save = useApiMutation(
-    (api, body: Quotas) => api(`${userPath(user.id)}/quotas`, { method: 'PUT', body, schema: quotasSchema }),
-    [USERS_PATH],
+  const save = useEndpointMutation(
+    (call, body: Quotas) => call(endpoints.user.setUserQuotas, { params: { id: user.id }, body }),
+    [endpoints.user.listUsers],
   );
 
   return (

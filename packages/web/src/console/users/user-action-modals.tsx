@@ -2,14 +2,14 @@ import { Alert, Button, Group, Modal, PasswordInput, Stack, Text } from '@mantin
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { useQueryClient } from '@tanstack/react-query';
-import { managedUserSchema, updateUserRequestSchema, type ManagedUser } from '@svc/contracts';
+import { updateUserRequestSchema, type ManagedUser, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../api/hooks.js';
+import { useEndpointMutation } from '../../api/endpoint-hooks.js';
+import { endpointPath } from '../../api/endpoint-client.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import { passwordsDiffer } from './user-form.js';
-import { USERS_PATH, userPath } from './user-paths.js';
 import { isOwnAccount } from './user-permissions.js';
 
 export type UserAction = 'reset-password' | 'disable' | 'enable' | 'delete';
@@ -92,10 +92,10 @@ function DisableBody({
 }) {
   const { t } = useTranslation('users');
   const key = disable ? 'disable' : 'enable';
-  const change = useApiMutation(
-    (api, disabled: boolean) =>
-      api(userPath(user.id), { method: 'PATCH', body: { disabled }, schema: managedUserSchema }),
-    [USERS_PATH],
+  const change = useEndpointMutation(
+    (call, disabled: boolean) =>
+      call(endpoints.user.updateUser, { params: { id: user.id }, body: { disabled } }),
+    [endpoints.user.listUsers],
   );
   return (
     <Stack>
@@ -134,7 +134,9 @@ function DeleteBody({
 }) {
   const { t } = useTranslation('users');
   const queryClient = useQueryClient();
-  const remove = useApiMutation((api, id: string) => api(userPath(id), { method: 'DELETE' }));
+  const remove = useEndpointMutation((call, id: string) =>
+    call(endpoints.user.deleteUser, { params: { id } }),
+  );
   const confirm = () =>
     remove.mutate(user.id, {
       onSuccess: () => {
@@ -142,7 +144,9 @@ function DeleteBody({
         onClose();
         onDeleted?.();
         // Only the list is fetched again: the deleted user's own queries would answer 404 (they are left to expire).
-        void queryClient.invalidateQueries({ predicate: (query) => query.queryKey[1] === USERS_PATH });
+        void queryClient.invalidateQueries({
+          predicate: (query) => query.queryKey[1] === endpointPath(endpoints.user.listUsers),
+        });
       },
     });
   return (
@@ -180,10 +184,10 @@ function ResetPasswordForm({ user, onClose }: { user: ManagedUser; onClose: () =
       ...(passwordsDiffer(values) ? { passwordRepeat: t('form.passwordMismatch') } : {}),
     }),
   });
-  const reset = useApiMutation(
-    (api, password: string) =>
-      api(userPath(user.id), { method: 'PATCH', body: { password }, schema: managedUserSchema }),
-    [USERS_PATH],
+  const reset = useEndpointMutation(
+    (call, password: string) =>
+      call(endpoints.user.updateUser, { params: { id: user.id }, body: { password } }),
+    [endpoints.user.listUsers],
   );
   return (
     <form

@@ -12,10 +12,9 @@ import {
   IconUser,
   IconGauge,
 } from '@tabler/icons-react';
-import { endpoints, type UserDetail as UserDetailData, userDetailSchema } from '@svc/contracts';
+import { endpoints, type UserDetail as UserDetailData } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useParams } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { useSession } from '../../session/session.js';
 import { PageHeader } from '../../shell/page-route.js';
@@ -29,7 +28,6 @@ import { QuotasCard } from './quotas-card.js';
 import { routeOptionsFrom, type RouteOption } from './route-options.js';
 import { RoleBadge, StatusBadge } from './user-badges.js';
 import { UserActionModals, type UserAction } from './user-action-modals.js';
-import { userPath } from './user-paths.js';
 import { isOwnAccount, mayEditUser } from './user-permissions.js';
 import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
@@ -37,7 +35,7 @@ import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 export function UserDetail() {
   const { t } = useTranslation('users');
   const { id = '' } = useParams();
-  const query = useApiQuery(userPath(id), { schema: userDetailSchema });
+  const query = useEndpointQuery(endpoints.user.getUser, { params: { id } });
   return (
     <>
       <Anchor

@@ -1,7 +1,2 @@
-/** API paths of user management. */
-export const USERS_PATH = '/api/auth/admin/users';
-
-export const userPath = (id: string) => `${USERS_PATH}/${encodeURIComponent(id)}`;
-
-/** Where the console shows one user. */
+/** Where the console shows one user (a page of the app, not an API path: those come from endpoints.user). */
 export const userPagePath = (id: string) => `/console/users/${encodeURIComponent(id)}`;

@@ -21,10 +21,10 @@ import {
   IconTrash,
   IconUserPlus,
 } from '@tabler/icons-react';
-import { listUsersResponseSchema, type ManagedUser } from '@svc/contracts';
+import { type ManagedUser, endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useApiQuery } from '../../api/hooks.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { useSession } from '../../session/session.js';
 import { PageHeader } from '../../shell/page-route.js';
@@ -33,7 +33,7 @@ import { QueryState } from '../../shell/query-state.js';
 import { CreateUserModal } from './create-user-modal.js';
 import { RoleBadge, StatusBadge } from './user-badges.js';
 import { UserActionModals, type UserAction } from './user-action-modals.js';
-import { USERS_PATH, userPagePath } from './user-paths.js';
+import { userPagePath } from './user-paths.js';
 import { isOwnAccount, mayEditUser } from './user-permissions.js';
 
 const PAGE_SIZES = ['20', '50', '100'];
@@ -48,11 +48,11 @@ export function UsersList() {
   const [creating, setCreating] = useState(false);
   const [pending, setPending] = useState<{ user: ManagedUser; action: UserAction } | null>(null);
   const { user: actor } = useSession();
-  const query = useApiQuery(USERS_PATH, {
-    schema: listUsersResponseSchema,
-    query: { page, pageSize, search: debouncedSearch || undefined },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.listUsers,
+    { query: { page, pageSize, search: debouncedSearch || undefined } },
+    { keepPrevious: true },
+  );
   const columns: TableColumn<ManagedUser>[] = [
     {
       key: 'username',
