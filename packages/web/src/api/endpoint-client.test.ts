@@ -183,12 +183,12 @@ describe('callEndpoint', () => {
   });
 
   it('turns the error body into an ApiError with its code and tells the app about a 401', async () => {
-    answer(409, { error: { code: 'NAME_TAKEN', message: 'the name is taken', details: { field: 'to' } } });
+    answer(409, { error: { code: 'ALREADY_EXISTS', message: 'the name is taken', details: { field: 'to' } } });
     const failure = await callEndpoint(undefined, sample.rename, { body: { from: 'a', to: 'b' } }).catch(
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(ApiError);
-    expect(failure).toMatchObject({ status: 409, code: 'NAME_TAKEN', message: 'the name is taken' });
+    expect(failure).toMatchObject({ status: 409, code: 'ALREADY_EXISTS', message: 'the name is taken' });
 
     const unauthorized = vi.fn();
     onUnauthorized(unauthorized);
