@@ -26,7 +26,8 @@ function withRoutes(
   };
 }
 
-const PUBLIC = { config: { auth: { gateway: { kind: 'public' } } } } as const;
+// Probe routes this suite adds: declared here, for the test only (services refuse undeclared routes).
+const PUBLIC = { config: { auth: { gateway: { kind: 'public' } }, endpoint: 'test.probe' } } as const;
 
 const whoAmI = (name: string) => (app: Awaited<ReturnType<ComponentFactory>>['app']) => {
   app.get(`/api/${name}/whoami`, PUBLIC, async (req) => ({
