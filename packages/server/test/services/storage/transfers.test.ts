@@ -63,7 +63,7 @@ describe.each(installBackends())('transfers and their event stream on $label', (
         const { transfers, transferEvents } = component.services;
         component.app.get(
           '/api/storage/test/transfer-events',
-          { config: { auth: { gateway: { kind: 'public' } } } },
+          { config: { auth: { gateway: { kind: 'public' } }, endpoint: 'test.transferEvents' } },
           (req, reply) => streamTransferEvents(req, reply, transferEvents, () => transfers.active()),
         );
       },
