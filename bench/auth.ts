@@ -15,12 +15,12 @@ const withNoopRoutes: ComponentFactory = async (context) => {
   const component = await createUserComponent(context);
   component.app.get(
     '/api/auth/bench/open',
-    { config: { auth: { gateway: { kind: 'public' } } } },
+    { config: { auth: { gateway: { kind: 'public' } }, endpoint: 'bench.open' } },
     async () => ({ ok: true }),
   );
   component.app.get(
     '/api/auth/bench/closed',
-    { config: { auth: { gateway: { kind: 'account' } } } },
+    { config: { auth: { gateway: { kind: 'account' } }, endpoint: 'bench.closed' } },
     async () => ({
       ok: true,
     }),
