@@ -1,21 +1,21 @@
-import { z } from 'zod';
+import { binaryStatusSchema as binaryStatusResponseSchema } from '@svc/contracts';
+import type { z } from 'zod';
 
 /**
- * GET /api/config/binaries/status (permission `node`). The server's schema lives in
- * packages/server/src/services/config/binaries.routes.ts, not in the contracts; this copy reads only
- * what the card shows and ignores anything else.
+ * GET /api/config/binaries/status (permission `node`): the fields of the contracts' schema the card shows;
+ * anything else in the answer is ignored.
  */
-export const binaryStatusSchema = z.object({
-  provided: z.boolean(),
-  file: z.string(),
-  platform: z.string(),
-  version: z.string().nullable(),
-  sizeBytes: z.number().nullable(),
-  sha256: z.string().nullable(),
-  modifiedAt: z.string().nullable(),
-  controlVersion: z.string(),
-  dockerImage: z.string(),
-  dockerImageFfmpeg: z.string(),
+export const binaryStatusSchema = binaryStatusResponseSchema.pick({
+  provided: true,
+  file: true,
+  platform: true,
+  version: true,
+  sizeBytes: true,
+  sha256: true,
+  modifiedAt: true,
+  controlVersion: true,
+  dockerImage: true,
+  dockerImageFfmpeg: true,
 });
 export type BinaryStatus = z.infer<typeof binaryStatusSchema>;
 
