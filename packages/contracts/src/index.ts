@@ -23,4 +23,5 @@ export * from './route-rules.js';
 export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './cache-config.js';
+export * from './node-cache-config.js';
 export * from './shanghai-time.js';
