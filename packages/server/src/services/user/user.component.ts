@@ -16,7 +16,7 @@ import { DashboardService } from './activity/dashboard.service.js';
 import { registerAuditRoutes } from './audit/audit.routes.js';
 import { AuditService } from './audit/audit.service.js';
 import { AuditedLoginLock } from './auth/audited-login-lock.js';
-import { registerAuthRoutes } from './auth/auth.routes.js';
+import { registerAuthRoutes, registerIntrospectionRoute } from './auth/auth.routes.js';
 import { AuthService } from './auth/auth.service.js';
 import { LoginLock } from './auth/login-lock.js';
 import { PasswordHasher } from './auth/password-hasher.js';
@@ -26,7 +26,8 @@ import { BrandingSettingsService } from './branding/branding-settings.service.js
 import { BrandingService } from './branding/branding.service.js';
 import { HttpUploadedImages, type UploadedImages } from './branding/logo-uploads.client.js';
 import { WebPlaybackService } from './branding/web-playback.service.js';
-import { registerInternalRoutes } from './internal.routes.js';
+import { registerActivityLogRoutes } from './activity/activity-log.routes.js';
+import { registerPlaybackAuthRoutes } from './auth/playback-auth.routes.js';
 import { userMigrations } from './migrations/index.js';
 import { registerAccessRoutes } from './playback-access/access.routes.js';
 import { AccessPolicyService } from './playback-access/access-policy.service.js';
@@ -133,6 +134,8 @@ export function createUserServices(parts: {
 /** Every route of the user service; each capability's routes get only the services they call. */
 export function registerUserRoutes(app: AppServer, services: UserServices): void {
   registerAuthRoutes(app, services);
+  registerIntrospectionRoute(app, services.auth);
+  registerPlaybackAuthRoutes(app, services.playback);
   registerUsersRoutes(app, services.users);
   registerAccessRoutes(app, services.access);
   registerAuditRoutes(app, services.audit);
@@ -144,7 +147,7 @@ export function registerUserRoutes(app: AppServer, services: UserServices): void
   });
   registerDefaultPolicyRoutes(app, services.policies);
   registerReportRoutes(app, services);
-  registerInternalRoutes(app, services);
+  registerActivityLogRoutes(app, services.activity);
 }
 
 /** The user service's periodic tasks. */

@@ -8,7 +8,7 @@ import { MemoryCache } from '../../../src/platform/cache/index.js';
 import type { ServiceDatabase } from '../../../src/platform/db/index.js';
 import { createServer, type AppServer } from '../../../src/platform/http/create-server.js';
 import { SERVICE_TOKEN_HEADER } from '../../../src/platform/service-token.js';
-import { registerInternalRoutes } from '../../../src/services/user/internal.routes.js';
+import { registerActivityLogRoutes } from '../../../src/services/user/activity/activity-log.routes.js';
 import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../src/services/user/migrations/index.js';
@@ -122,7 +122,7 @@ describe.each(testBackends())('activity log on $label', (backend) => {
       component: 'user',
       logger,
     });
-    registerInternalRoutes(app, services);
+    registerActivityLogRoutes(app, services.activity);
     await app.ready();
   });
 

@@ -38,3 +38,8 @@ export function registerAuthRoutes(
     return reply.send();
   });
 }
+
+/** Token introspection for the other services (service token only; never routed by the gateway). */
+export function registerIntrospectionRoute(app: AppServer, auth: AuthService): void {
+  serve(app, endpoints.user.introspect, async (request) => auth.introspect(request.body));
+}

@@ -23,4 +23,10 @@ export function registerAccessRoutes(app: AppServer, access: AccessPolicyService
   serve(app, user.getUserUsage, async (request) => access.usage(request.params.id));
   // The same answer as an administrator's GET /api/auth/admin/users/:id/usage, for the caller itself.
   serve(app, user.getMyUsage, async (request) => access.usage(identityOf(request).userId));
+  // The play-agents' usage reports and policy reads (service token only).
+  serve(app, user.recordUsage, async (request, reply) => {
+    await access.recordUsage(request.body);
+    return reply.send();
+  });
+  serve(app, user.getPlaybackPolicy, async (request) => access.playbackPolicy(request.params.id));
 }
