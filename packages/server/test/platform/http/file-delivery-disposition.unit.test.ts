@@ -1,6 +1,9 @@
 import { parse as parseDisposition } from 'content-disposition';
 import { describe, expect, it } from 'vitest';
-import { attachmentDisposition } from '../../../src/platform/http/file-delivery/disposition.js';
+import {
+  attachmentDisposition,
+  inlineDisposition,
+} from '../../../src/platform/http/file-delivery/disposition.js';
 import { planFileResponse } from '../../../src/services/storage/file-response.js';
 
 /** Names a download must carry exactly: quotes, `;`, backslash, control characters, `'()*!`, non-ASCII. */
@@ -17,9 +20,10 @@ const NAMES = [
 const TOKEN = "[!#$%&'*+.^_`|~0-9A-Za-z-]+";
 const QUOTED = '"(?:[\\t\\x20\\x21\\x23-\\x5b\\x5d-\\x7e\\x80-\\xff]|\\\\[\\t\\x20-\\x7e\\x80-\\xff])*"';
 const EXT_VALUE = "UTF-8'[A-Za-z0-9-]*'(?:%[0-9A-Fa-f]{2}|[A-Za-z0-9!#$&+.^_`|~-])+";
-const GRAMMAR = new RegExp(
-  `^attachment(?:[ \\t]*;[ \\t]*(?:filename=(?:${TOKEN}|${QUOTED})|filename\\*=${EXT_VALUE}))+$`,
-);
+const grammarOf = (type: string) =>
+  new RegExp(`^${type}(?:[ \\t]*;[ \\t]*(?:filename=(?:${TOKEN}|${QUOTED})|filename\\*=${EXT_VALUE}))+$`);
+const GRAMMAR = grammarOf('attachment');
+const GRAMMAR_INLINE = grammarOf('inline');
 
 /** The header is well-formed and a standard parser reads the exact name back. */
 function expectNamed(header: string | undefined, name: string): void {
@@ -35,6 +39,12 @@ describe('Content-Disposition of downloads', () => {
 
   it.each(NAMES)('play-agent (the shared writer): %s', (name) => {
     expectNamed(attachmentDisposition(name), name);
+  });
+
+  it.each(NAMES)('inline (the logo image): %s', (name) => {
+    const header = inlineDisposition(name);
+    expect(header).toMatch(GRAMMAR_INLINE);
+    expect(parseDisposition(header)).toEqual({ type: 'inline', parameters: { filename: name } });
   });
 
   it('writes a lone surrogate as U+FFFD rather than failing', () => {

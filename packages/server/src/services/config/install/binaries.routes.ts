@@ -1,6 +1,7 @@
 import { endpoints } from '@svc/contracts';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { serve } from '../../../platform/http/endpoint-route.js';
+import { attachmentDisposition } from '../../../platform/http/file-delivery/disposition.js';
 import type { BinariesService } from './binaries.service.js';
 
 export function registerBinaryRoutes(app: AppServer, binaries: BinariesService): void {
@@ -17,7 +18,7 @@ export function registerBinaryRoutes(app: AppServer, binaries: BinariesService):
     void reply
       .header('content-type', 'application/octet-stream')
       .header('content-length', String(download.size))
-      .header('content-disposition', `attachment; filename="${download.fileName}"`)
+      .header('content-disposition', attachmentDisposition(download.fileName))
       .header('cache-control', 'no-store');
     if (download.version) void reply.header('x-svc-binary-version', download.version);
     if (download.size === 0) {

@@ -1,6 +1,8 @@
 import { endpoints } from '@svc/contracts';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { serve } from '../../../platform/http/endpoint-route.js';
+import { ifNoneMatchMatches } from '../../../platform/http/file-delivery/conditional.js';
+import { inlineDisposition } from '../../../platform/http/file-delivery/disposition.js';
 import { actorOf, identityOf } from '../request-actor.js';
 import type { BrandingSettingsService } from './branding-settings.service.js';
 import type { BrandingService } from './branding.service.js';
@@ -36,15 +38,10 @@ export function registerBrandingRoutes(
       .header('x-content-type-options', 'nosniff')
       .header('content-security-policy', "default-src 'none'; sandbox");
     const match = request.headers['if-none-match'];
-    if (
-      typeof match === 'string' &&
-      match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === etag)
-    ) {
-      return reply.status(304).send();
-    }
+    if (typeof match === 'string' && ifNoneMatchMatches(match, etag)) return reply.status(304).send();
     return reply
       .header('content-type', image.contentType)
-      .header('content-disposition', `inline; filename="logo.${request.params.file.split('.')[1]}"`)
+      .header('content-disposition', inlineDisposition(`logo.${request.params.file.split('.')[1]}`))
       .send(image.bytes);
   });
   serve(app, user.setWebPlayer, async (request) =>
