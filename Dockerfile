@@ -13,7 +13,10 @@ COPY packages/server/package.json packages/server/
 COPY packages/web/package.json packages/web/
 RUN npm ci --no-audit --no-fund
 COPY . .
-RUN npm run build
+# The worker-node binary (dist/node-binary/) is built from this image's Node.js 24 and served by the config
+# service, so worker nodes install out of the box (docs/node-install.md).
+RUN npm run build \
+ && node scripts/build-node-binary.mjs
 
 # ---- deps: production dependencies only (the server bundle keeps node_modules external) ----
 FROM node:24-bookworm-slim AS deps

@@ -45,8 +45,10 @@ if (!only || only === 'server') {
   // Chunk names carry a hash: drop the ones this build no longer produced (after writing the new ones, so a
   // process starting meanwhile finds a complete set).
   const produced = new Set(Object.keys(result.metafile.outputs).map((file) => path.basename(file)));
-  for (const file of readdirSync('packages/server/dist')) {
-    if (!produced.has(file)) rmSync(path.join('packages/server/dist', file), { force: true });
+  // Folders (node-binary/, written by scripts/build-node-binary.mjs) are not this build's output.
+  for (const entry of readdirSync('packages/server/dist', { withFileTypes: true })) {
+    if (entry.isFile() && !produced.has(entry.name))
+      rmSync(path.join('packages/server/dist', entry.name), { force: true });
   }
   chmodSync('packages/server/dist/svc.mjs', 0o755);
 }

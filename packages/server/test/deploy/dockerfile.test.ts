@@ -48,6 +48,15 @@ describe('Dockerfile stages', () => {
     expect(runs(runtime)).not.toMatch(/npm (ci|install|run build)/);
   });
 
+  it('builds the worker-node binary into dist/node-binary, which the runtime copies with dist', () => {
+    const build = stages.slice(0, -1).map(runs).join('\n');
+    // The default --out of scripts/build-node-binary.mjs is packages/server/dist/node-binary.
+    expect(build).toMatch(/node scripts\/build-node-binary\.mjs(?![^\n]*--out)/);
+    expect(readRepoFile('Dockerfile')).toMatch(
+      /COPY --from=build \/app\/packages\/server\/dist packages\/server\/dist/,
+    );
+  });
+
   it('installs production dependencies only for the runtime', () => {
     expect(stages.map(runs).join('\n')).toMatch(/npm ci\b[^\n]*--omit=dev/);
   });

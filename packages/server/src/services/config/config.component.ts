@@ -18,7 +18,7 @@ import { DeploymentService } from './deployment/deployment.service.js';
 import { registerLegacyNodesRoutes } from './deployment/legacy-nodes.routes.js';
 import { LegacyNodesService } from './deployment/legacy-nodes.service.js';
 import { registerBinaryRoutes } from './install/binaries.routes.js';
-import { BinariesService } from './install/binaries.service.js';
+import { BinariesService, bundledBinariesDir } from './install/binaries.service.js';
 import { nodeInstallBaseUrl } from './install/install-base-url.js';
 import { InstallRepository } from './install/install.repository.js';
 import { registerNodeInstallRoutes } from './install/install.routes.js';
@@ -168,6 +168,7 @@ function createServices(
     }),
     binaries: new BinariesService(repositories.install, {
       binariesDir: settings.binariesDir,
+      bundledBinariesDir: bundledBinariesDir(),
       controlVersion: SVC_VERSION,
       dockerImage: settings.nodeImage,
       dockerImageFfmpeg: settings.nodeImageFfmpeg,

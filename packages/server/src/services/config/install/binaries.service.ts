@@ -1,5 +1,6 @@
 import { open, readFile, stat, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { AppError, forbidden, notFound, unauthorized } from '../../../platform/http/errors.js';
 import { type WorkerServiceType, isWorkerServiceType } from './install-kinds.js';
 import type { InstallRepository } from './install.repository.js';
@@ -36,6 +37,14 @@ export interface BinaryDownload {
   fileName: string;
 }
 
+/**
+ * The folder `npm start` and the container image build the node binary into: `node-binary/` beside the built
+ * program (packages/server/dist). Running from source there is none (this file is not in dist).
+ */
+export function bundledBinariesDir(): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), 'node-binary');
+}
+
 const SERVICES: WorkerServiceType[] = ['svc-control-storage', 'svc-play-agent'];
 
 /** Node binaries from SVC_BINARIES_DIR: the download for nodes (node token) and the status for the console. */
@@ -44,6 +53,12 @@ export class BinariesService {
     private readonly nodes: InstallRepository,
     private readonly options: {
       binariesDir: string;
+      /**
+       * Where the build put a binary of this very version (`npm start` builds it into the program's own
+       * dist/node-binary, the container image too): served when SVC_BINARIES_DIR holds none, so a new control
+       * plane installs worker nodes out of the box.
+       */
+      bundledBinariesDir?: string | undefined;
       controlVersion: string;
       dockerImage: string;
       dockerImageFfmpeg: string;
@@ -63,9 +78,11 @@ export class BinariesService {
     if (!node || node.serviceType !== service || node.scope === 'EMBEDDED') {
       throw forbidden(`the node token does not belong to a ${service} node`);
     }
+    const directory = await this.locate();
     let handle: FileHandle;
     try {
-      handle = await open(path.join(this.options.binariesDir, NODE_BINARY_FILE), 'r');
+      if (!directory) throw new Error('no binary');
+      handle = await open(path.join(directory, NODE_BINARY_FILE), 'r');
     } catch {
       throw new AppError(
         404,
@@ -76,22 +93,33 @@ export class BinariesService {
     try {
       const info = await handle.stat();
       if (!info.isFile()) throw new Error('not a file');
-      return { handle, size: info.size, version: await this.version(), fileName: NODE_BINARY_FILE };
+      return { handle, size: info.size, version: await this.version(directory), fileName: NODE_BINARY_FILE };
     } catch {
       await handle.close();
       throw new AppError(404, 'BINARY_NOT_AVAILABLE', `the config service provides no binary for ${service}`);
     }
   }
 
+  /** The folder the binary is served from: SVC_BINARIES_DIR when it holds one, else the build's own. */
+  private async locate(): Promise<string | undefined> {
+    for (const directory of [this.options.binariesDir, this.options.bundledBinariesDir]) {
+      if (!directory) continue;
+      const info = await stat(path.join(directory, NODE_BINARY_FILE)).catch(() => undefined);
+      if (info?.isFile()) return directory;
+    }
+    return undefined;
+  }
+
   async status(): Promise<BinaryStatus> {
-    const file = path.join(this.options.binariesDir, NODE_BINARY_FILE);
-    const info = await stat(file).catch(() => undefined);
-    const provided = info?.isFile() === true;
-    const version = provided ? await this.version() : null;
+    const directory = await this.locate();
+    const info = directory
+      ? await stat(path.join(directory, NODE_BINARY_FILE)).catch(() => undefined)
+      : undefined;
+    const provided = directory !== undefined && info?.isFile() === true;
+    const version = provided ? await this.version(directory) : null;
+    const bundled = provided && directory !== this.options.binariesDir;
     const sha256 = provided
-      ? ((
-          await readFile(path.join(this.options.binariesDir, NODE_BINARY_SHA256_FILE), 'utf8').catch(() => '')
-        )
+      ? ((await readFile(path.join(directory, NODE_BINARY_SHA256_FILE), 'utf8').catch(() => ''))
           .trim()
           .split(/\s+/)[0]
           ?.match(/^[0-9a-f]{64}$/)?.[0] ?? null)
@@ -109,15 +137,13 @@ export class BinariesService {
       dockerImage: this.options.dockerImage,
       dockerImageFfmpeg: this.options.dockerImageFfmpeg,
       message: provided
-        ? `the config service provides the node binary ${version ?? '(version unknown: no VERSION file)'} for storage nodes and play-agents`
+        ? `the config service provides the node binary ${version ?? '(version unknown: no VERSION file)'} for storage nodes and play-agents${bundled ? ' (built with this program; a binary in SVC_BINARIES_DIR would take its place)' : ''}`
         : `the config service provides no binary: put ${NODE_BINARY_FILE} into SVC_BINARIES_DIR (npm run build:node-binary -- --out <SVC_BINARIES_DIR>)`,
     };
   }
 
-  private async version(): Promise<string | null> {
-    const text = await readFile(path.join(this.options.binariesDir, NODE_BINARY_VERSION_FILE), 'utf8').catch(
-      () => '',
-    );
+  private async version(directory: string): Promise<string | null> {
+    const text = await readFile(path.join(directory, NODE_BINARY_VERSION_FILE), 'utf8').catch(() => '');
     const version = text.trim();
     return /^[0-9A-Za-z.+-]{1,64}$/.test(version) ? version : null;
   }
