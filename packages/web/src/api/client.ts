@@ -26,6 +26,8 @@ export interface RequestOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
   /** Scalars as text; a list as its key repeated (what Fastify's query parser turns back into an array). */
   query?: Readonly<Record<string, QueryScalar | readonly QueryScalar[]>>;
+  /** Send empty strings of the query too (for a value the server tells apart from a missing one). */
+  keepEmptyQuery?: boolean;
   body?: unknown;
   /** Raw body (a file chunk); sent as is with its own content type. */
   rawBody?: Blob | ArrayBuffer;
@@ -40,13 +42,18 @@ export function onUnauthorized(listener: typeof unauthorizedListener): void {
   unauthorizedListener = listener;
 }
 
-export function buildUrl(path: string, query?: RequestOptions<unknown>['query']): string {
+export function buildUrl(
+  path: string,
+  query?: RequestOptions<unknown>['query'],
+  { keepEmpty = false }: { keepEmpty?: boolean } = {},
+): string {
   const params = new URLSearchParams();
   for (const [key, entry] of Object.entries(query ?? {})) {
     const values: readonly QueryScalar[] = Array.isArray(entry) ? entry : [entry as QueryScalar];
-    // Left out rather than sent empty: the server's schemas then apply their defaults.
+    // Left out rather than sent empty, unless asked: the server's schemas then apply their defaults.
     for (const value of values) {
-      if (value !== undefined && value !== null && value !== '') params.append(key, String(value));
+      if (value === undefined || value === null || (value === '' && !keepEmpty)) continue;
+      params.append(key, String(value));
     }
   }
   const search = params.toString();
@@ -91,7 +98,7 @@ export async function apiRequest<T = unknown>(
   }
   let response: Response;
   try {
-    response = await fetch(buildUrl(path, options.query), {
+    response = await fetch(buildUrl(path, options.query, { keepEmpty: options.keepEmptyQuery ?? false }), {
       method: options.method ?? 'GET',
       headers,
       body: body ?? null,

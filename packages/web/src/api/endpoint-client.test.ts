@@ -64,6 +64,17 @@ const sample = declareEndpoints('media', {
     response: itemSchema,
     errors: [],
   },
+  upload: {
+    method: 'POST',
+    path: '/api/sample/uploads',
+    summary: 'Upload',
+    tag: 'Sample',
+    auth: { gateway: { kind: 'public' } },
+    consumes: 'application/octet-stream',
+    response: z.object({ id: z.string() }),
+    status: 201,
+    errors: [],
+  },
 });
 
 interface Sent {
@@ -174,6 +185,32 @@ describe('callEndpoint', () => {
     expect(sent[0]!.url).toBe('/api/sample/items?search=a');
   });
 
+  it('sends empty query values only when the call asks for them', async () => {
+    const { sent } = answer(200, []);
+    await callEndpoint(undefined, sample.listItems, {
+      query: { search: '', kind: 'movie' },
+      keepEmptyQuery: true,
+    });
+    expect(sent[0]!.url).toBe('/api/sample/items?search=&kind=movie');
+    expect(endpointUrl(sample.listItems, { query: { search: '' }, keepEmptyQuery: true })).toBe(
+      '/api/sample/items?search=',
+    );
+    expect(endpointUrl(sample.listItems, { query: { search: '' } })).toBe('/api/sample/items');
+  });
+
+  it('sends the raw body of an endpoint that declares its own request type, with the given type', async () => {
+    const { sent } = answer(201, { id: 'u1' });
+    const bytes = new Uint8Array([1, 2, 3]).buffer;
+    const uploaded = await callEndpoint({ accessToken: 't' }, sample.upload, {
+      rawBody: bytes,
+      headers: { 'content-type': 'application/octet-stream' },
+    });
+    expect(uploaded).toEqual({ id: 'u1' });
+    expect(sent[0]!.method).toBe('POST');
+    expect(sent[0]!.headers['content-type']).toBe('application/octet-stream');
+    expect(sent[0]!.body).toBe(bytes);
+  });
+
   it('sends the body as JSON', async () => {
     const { sent } = answer(200, { id: 'i', name: 'b' });
     await callEndpoint({ accessToken: 't' }, sample.rename, { body: { from: 'a', to: 'b' } });
@@ -183,7 +220,9 @@ describe('callEndpoint', () => {
   });
 
   it('turns the error body into an ApiError with its code and tells the app about a 401', async () => {
-    answer(409, { error: { code: 'ALREADY_EXISTS', message: 'the name is taken', details: { field: 'to' } } });
+    answer(409, {
+      error: { code: 'ALREADY_EXISTS', message: 'the name is taken', details: { field: 'to' } },
+    });
     const failure = await callEndpoint(undefined, sample.rename, { body: { from: 'a', to: 'b' } }).catch(
       (error: unknown) => error,
     );

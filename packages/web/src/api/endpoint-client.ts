@@ -26,12 +26,20 @@ type Slot<K extends string, S> = S extends z.ZodType
       : { readonly [P in K]: z.input<S> }
   : { readonly [P in K]?: never };
 
+/** The raw body of an endpoint that declares a non-JSON request type (`consumes`): a file, sent as is. */
+type RawBodySlot<E> = E extends { readonly consumes: string }
+  ? { readonly rawBody?: Blob | ArrayBuffer }
+  : { readonly rawBody?: never };
+
 /** What a call of endpoint E sends: its path parameters, query and body as the declaration types them. */
 export type EndpointCall<E extends EndpointDeclaration> = Slot<'params', SchemaOf<E, 'params'>> &
   Slot<'query', SchemaOf<E, 'query'>> &
-  Slot<'body', SchemaOf<E, 'body'>> & {
-    /** Extra headers (the storage node a storage request goes to). */
+  Slot<'body', SchemaOf<E, 'body'>> &
+  RawBodySlot<E> & {
+    /** Extra headers (the storage node a storage request goes to, the type of a raw body). */
     readonly headers?: Readonly<Record<string, string>>;
+    /** Send empty strings of the query too, for a value the server tells apart from a missing one. */
+    readonly keepEmptyQuery?: boolean;
     readonly signal?: AbortSignal;
   };
 
@@ -44,7 +52,9 @@ export interface LooseCall {
   params?: unknown;
   query?: unknown;
   body?: unknown;
+  rawBody?: Blob | ArrayBuffer;
   headers?: Readonly<Record<string, string>>;
+  keepEmptyQuery?: boolean;
   signal?: AbortSignal;
 }
 
@@ -69,9 +79,11 @@ export function endpointPathText(
 /** Path and query of a call, for what is not a JSON request (a download, a stream, an event source). */
 export function endpointUrl(
   endpoint: Pick<EndpointDeclaration, 'path'>,
-  call: { readonly params?: unknown; readonly query?: unknown } = {},
+  call: { readonly params?: unknown; readonly query?: unknown; readonly keepEmptyQuery?: boolean } = {},
 ): string {
-  return buildUrl(endpointPath(endpoint, call.params), call.query as QueryValues | undefined);
+  return buildUrl(endpointPath(endpoint, call.params), call.query as QueryValues | undefined, {
+    keepEmpty: call.keepEmptyQuery ?? false,
+  });
 }
 
 /**
@@ -88,6 +100,8 @@ export function callEndpoint<E extends EndpointDeclaration>(
     method: endpoint.method,
     ...(loose.query !== undefined ? { query: loose.query as QueryValues } : {}),
     ...(loose.body !== undefined ? { body: loose.body } : {}),
+    ...(loose.rawBody !== undefined ? { rawBody: loose.rawBody } : {}),
+    ...(loose.keepEmptyQuery ? { keepEmptyQuery: true } : {}),
     ...(loose.headers ? { headers: { ...loose.headers } } : {}),
     ...(loose.signal ? { signal: loose.signal } : {}),
     ...(endpoint.response ? { schema: endpoint.response as z.ZodType<EndpointResponse<E>> } : {}),

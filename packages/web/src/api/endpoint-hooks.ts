@@ -38,6 +38,8 @@ export interface EndpointQueryOptions<T> {
   keepPrevious?: boolean;
   /** More of the cache key (the storage node a storage request goes to). */
   keyExtra?: readonly unknown[];
+  /** How long an answer counts as fresh (default: stale at once, React Query's default). */
+  staleTime?: number;
 }
 
 /** The cache key of a GET: the app, the filled path and the query (invalidated by path prefix). */
@@ -61,6 +63,7 @@ export function useEndpointQuery<E extends EndpointDeclaration>(
     enabled: options.enabled ?? true,
     ...(options.refetchInterval !== undefined ? { refetchInterval: options.refetchInterval } : {}),
     ...(options.keepPrevious ? { placeholderData: keepPreviousData } : {}),
+    ...(options.staleTime !== undefined ? { staleTime: options.staleTime } : {}),
   });
 }
 

@@ -1,11 +1,11 @@
 import { useDeferredValue, useMemo, useState } from 'react';
 import { Accordion, Anchor, Badge, Group, Stack, Text, TextInput, Title } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
-import { useQuery } from '@tanstack/react-query';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { apiRequest, type ApiError } from '../../api/client.js';
+import { endpointPath } from '../../api/endpoint-client.js';
+import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { registerMessages } from '../../i18n/i18n.js';
-import { useSession } from '../../session/session.js';
 import { PageHeader } from '../../shell/page-route.js';
 import { QueryState } from '../../shell/query-state.js';
 import { apiReferenceMessages } from './api-reference-messages.js';
@@ -13,12 +13,6 @@ import { filterOperations, operationsByTag, type JsonObject } from './openapi-mo
 import { OperationItem } from './operation-card.js';
 
 registerMessages('apiReference', apiReferenceMessages);
-
-/**
- * Where the console entrance serves the OpenAPI document. It describes the declared endpoints rather than
- * being one of them, so its address is written here (the one entry of the api-literals test's allow list).
- */
-export const OPENAPI_DOCUMENT_PATH = '/api/openapi.json';
 
 /** The reference itself: a search box and the operations by tag (also what the unit test renders). */
 export function ApiReference({ document }: { document: JsonObject }) {
@@ -71,18 +65,19 @@ export function ApiReference({ document }: { document: JsonObject }) {
 
 export default function ApiReferencePage() {
   const { t } = useTranslation('apiReference');
-  const { credentials, app } = useSession();
-  const query = useQuery<JsonObject, ApiError>({
-    queryKey: [app, OPENAPI_DOCUMENT_PATH, {}],
-    queryFn: ({ signal }) => apiRequest<JsonObject>(credentials, OPENAPI_DOCUMENT_PATH, { signal }),
-    staleTime: Infinity,
-  });
+  // The document changes only with the program, so it is read once per visit of the app.
+  const query = useEndpointQuery(endpoints.gateway.getOpenApiDocument, {}, { staleTime: Infinity });
   return (
     <>
       <PageHeader title={t('common:nav.apiReference')} timeZoneNote={false} />
       <Stack gap={4} mb="md">
         <Text size="sm">{t('intro')}</Text>
-        <Anchor href={OPENAPI_DOCUMENT_PATH} target="_blank" size="sm" data-testid="api-document-link">
+        <Anchor
+          href={endpointPath(endpoints.gateway.getOpenApiDocument)}
+          target="_blank"
+          size="sm"
+          data-testid="api-document-link"
+        >
           {t('openDocument')}
         </Anchor>
       </Stack>

@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, waitFor, within } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { setLanguage } from '../../i18n/i18n.js';
+import { SessionProvider } from '../../session/session.js';
 import { stubBrowserForMantine } from '../../testing/jsdom-mantine.js';
-import { ApiReference } from './api-reference-page.js';
+import ApiReferencePage, { ApiReference } from './api-reference-page.js';
 import { openapiFixture } from './openapi-fixture.js';
 import { describeSchema, filterOperations, operationsByTag } from './openapi-model.js';
 
@@ -126,5 +128,29 @@ describe('the reference page', () => {
     fireEvent.click(within(update).getByRole('button'));
     expect(page.getByText('2 个接口')).toBeDefined();
     setLanguage('en');
+  });
+});
+
+describe('the API reference page', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('reads the document from the declared address and links to it', async () => {
+    const requested: string[] = [];
+    vi.stubGlobal('fetch', (url: string) => {
+      requested.push(url);
+      return Promise.resolve(new Response(JSON.stringify(openapiFixture), { status: 200 }));
+    });
+    const page = render(
+      <QueryClientProvider client={new QueryClient()}>
+        <MantineProvider>
+          <SessionProvider app="console">
+            <ApiReferencePage />
+          </SessionProvider>
+        </MantineProvider>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(page.getAllByTestId('api-operation')).toHaveLength(3));
+    expect(requested).toEqual(['/api/openapi.json']);
+    expect(page.getByTestId('api-document-link').getAttribute('href')).toBe('/api/openapi.json');
   });
 });

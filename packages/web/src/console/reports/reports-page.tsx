@@ -4,6 +4,7 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { REPORT_MAX_SPAN_DAYS } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
+import { invalidateEndpoints } from '../../api/endpoint-hooks.js';
 import { registerMessages } from '../../i18n/i18n.js';
 import { useSession } from '../../session/session.js';
 import { PageHeader } from '../../shell/page-route.js';
@@ -18,7 +19,7 @@ import type { UserChoice } from './filters/user-filter-select.js';
 import { OverviewCards } from './overview/overview-cards.js';
 import { RankingsTabs } from './rankings/rankings-tabs.js';
 import { shanghaiDateTime } from './report-format.js';
-import { REPORTS_PATH, useOverview, useTimeline } from './report-queries.js';
+import { REPORT_QUERIES, useOverview, useTimeline } from './report-queries.js';
 import { customInputsOf, DEFAULT_FILTERS, windowQuery, type ReportFilters } from './report-window.js';
 import { reportsMessages } from './reports-messages.js';
 import { RetentionCard } from './retention/retention-card.js';
@@ -47,13 +48,7 @@ export default function ReportsPage() {
     setFilters((current) => ({ ...current, ...patch }));
   }, []);
   const openDrill = useCallback((drill: Drill) => setDrills((stack) => [...stack, drill]), []);
-  const refresh = () =>
-    void queryClient.invalidateQueries({
-      predicate: (query) =>
-        query.queryKey[0] === app &&
-        typeof query.queryKey[1] === 'string' &&
-        query.queryKey[1].startsWith(REPORTS_PATH),
-    });
+  const refresh = () => void invalidateEndpoints(queryClient, app, REPORT_QUERIES);
 
   return (
     <div data-testid="report-page">

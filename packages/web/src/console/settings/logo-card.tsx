@@ -13,15 +13,14 @@ import {
 import { notifications } from '@mantine/notifications';
 import { IconPhotoUp } from '@tabler/icons-react';
 import {
-  adminBrandingResponseSchema,
+  endpoints,
   IMAGE_CONTENT_TYPES,
-  imageUploadResponseSchema,
   logoUrlSchema,
   type AdminBrandingResponse,
   type SetLogoRequest,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApi, useApiMutation, useApiQuery } from '../../api/hooks.js';
+import { useEndpoint, useEndpointMutation, useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import {
   checkLogoFile,
@@ -33,7 +32,6 @@ import {
 } from './logo-draft.js';
 import { LoadedSettingCard } from './loaded-setting-card.js';
 import { CardActions } from './setting-card.js';
-import { ADMIN_BRANDING_PATH, IMAGE_UPLOAD_PATH, LOGO_PATH } from './settings-paths.js';
 import { usePublicBrandingRefresh } from './use-public-branding-refresh.js';
 
 const CARD = 'logo';
@@ -67,7 +65,7 @@ function LogoForm({
   onDirtyChange: (dirty: boolean) => void;
 }) {
   const { t } = useTranslation('settings');
-  const api = useApi();
+  const call = useEndpoint();
   const refreshBranding = usePublicBrandingRefresh();
   // The logo in force: the save's answer at once, later refetches too.
   const [current, setCurrent] = useState<Pick<AdminBrandingResponse, 'logo' | 'logoUrl'>>(branding);
@@ -96,10 +94,9 @@ function LogoForm({
   useEffect(() => onDirtyChange(dirty), [dirty, onDirtyChange]);
   useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
 
-  const save = useApiMutation(
-    (run, body: SetLogoRequest) =>
-      run(LOGO_PATH, { method: 'PUT', body, schema: adminBrandingResponseSchema }),
-    [ADMIN_BRANDING_PATH],
+  const save = useEndpointMutation(
+    (run, body: SetLogoRequest) => run(endpoints.user.setLogo, { body }),
+    [endpoints.user.getAdminBranding],
   );
 
   const discard = () => {
@@ -132,12 +129,10 @@ function LogoForm({
     }
     setUploading(true);
     try {
-      const uploaded = await api(IMAGE_UPLOAD_PATH, {
-        method: 'POST',
+      const uploaded = await call(endpoints.config.uploadImage, {
         rawBody: chosen,
         // The server decides the type from the bytes; the browser's guess is not sent.
         headers: { 'content-type': 'application/octet-stream' },
-        schema: imageUploadResponseSchema,
       });
       const objectUrl = URL.createObjectURL(chosen);
       setPreview(objectUrl);
@@ -266,7 +261,7 @@ function LogoForm({
 /** The logo in the header and as favicon: an uploaded image (used only once this card is saved) or an address. */
 export function LogoCard({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('settings');
-  const query = useApiQuery(ADMIN_BRANDING_PATH, { schema: adminBrandingResponseSchema });
+  const query = useEndpointQuery(endpoints.user.getAdminBranding, {});
   return (
     <LoadedSettingCard
       id={CARD}

@@ -14,7 +14,8 @@ import { authHeaders } from '../../api/client.js';
 import { useSession } from '../../session/session.js';
 import type { SseMessage } from './sse-parser.js';
 import { readSseStream } from './sse-stream.js';
-import { invalidatePath, useStorageTarget } from './storage-query.js';
+import { useStorageTarget } from './storage-query.js';
+import { invalidateEndpoints } from '../../api/endpoint-hooks.js';
 import { feedStep, startFeed, type FeedAction, type FeedInput, type FeedMode } from './transfer-feed.js';
 import { anyRunning, upsertTransfers, type LiveTransfers } from './transfer-merge.js';
 import { callEndpoint, endpointPath } from '../../api/endpoint-client.js';
@@ -61,7 +62,7 @@ export function TransferFeedProvider({ children }: { children: ReactNode }) {
         const previous = before.get(transfer.id);
         if (transfer.state === 'succeeded' && previous?.state !== 'succeeded') {
           for (const mountId of new Set([transfer.source.mountId, transfer.target.mountId])) {
-            void invalidatePath(queryClient, app, endpointPath(endpoints.storage.browse, { mountId }));
+            void invalidateEndpoints(queryClient, app, [endpointPath(endpoints.storage.browse, { mountId })]);
           }
         }
       }

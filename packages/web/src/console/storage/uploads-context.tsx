@@ -14,12 +14,13 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../session/session.js';
 import { joinPath } from './mount-path.js';
-import { invalidatePath, useStorageTarget } from './storage-query.js';
+import { useStorageTarget } from './storage-query.js';
 import { shouldHash, toHex } from './upload-plan.js';
 import { isTransient, runUpload } from './upload-runner.js';
 import { createUploadTransport } from './upload-transport.js';
 import { endpoints } from '@svc/contracts';
 import { endpointPath } from '../../api/endpoint-client.js';
+import { invalidateEndpoints } from '../../api/endpoint-hooks.js';
 
 export type UploadStatus = 'queued' | 'hashing' | 'sending' | 'completing' | 'done' | 'failed' | 'cancelled';
 
@@ -127,11 +128,9 @@ export function UploadsProvider({ children }: { children: ReactNode }) {
         update(job.id, { status: 'done', sent: file.size, error: undefined });
         files.current.delete(job.id);
         notifications.show({ color: 'green', message: t('uploads.done', { name: job.name }) });
-        void invalidatePath(
-          queryClient,
-          app,
+        void invalidateEndpoints(queryClient, app, [
           endpointPath(endpoints.storage.browse, { mountId: job.mountId }),
-        );
+        ]);
       } catch (error) {
         if (controller.signal.aborted) {
           if (uploadId) void transport.abort(uploadId).catch(() => undefined);

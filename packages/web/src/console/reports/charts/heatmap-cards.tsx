@@ -1,10 +1,9 @@
 import { useMemo } from 'react';
 import { SimpleGrid } from '@mantine/core';
-import { reportHeatmapResponseSchema, type ReportHeatmapResponse } from '@svc/contracts';
+import { endpoints, type ReportHeatmapResponse } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { msToHours } from '../report-format.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import type { WindowQuery } from '../report-window.js';
 import { heatmapOption } from './chart-options.js';
 import { ChartCard } from './chart-card.js';
@@ -36,12 +35,11 @@ function Heatmap({ data, by }: { data: ReportHeatmapResponse; by: 'count' | 'dur
 /** Date × hour of day (Shanghai), once by plays and once by watch time, from one answer. */
 export function HeatmapCards({ reportWindow }: { reportWindow: WindowQuery | undefined }) {
   const { t } = useTranslation('reports');
-  const query = useApiQuery(`${REPORTS_PATH}/heatmap`, {
-    schema: reportHeatmapResponseSchema,
-    query: reportWindow ?? {},
-    enabled: reportWindow !== undefined,
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportHeatmap,
+    { query: reportWindow ?? {} },
+    { enabled: reportWindow !== undefined, keepPrevious: true },
+  );
   return (
     <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md" verticalSpacing={0}>
       <ChartCard title={t('heatmap.countTitle')} query={query} height={HEIGHT}>

@@ -1,29 +1,16 @@
 import { useState } from 'react';
 import { Stack, Text } from '@mantine/core';
-import { reportDeviceUsersResponseSchema, type ReportPlatform } from '@svc/contracts';
+import { endpoints, type ReportPlatform } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { QueryState } from '../../../shell/query-state.js';
 import { shanghaiDateTime } from '../report-format.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import type { WindowQuery } from '../report-window.js';
 import { FIRST_PAGE, Paging, type PageState } from '../rankings/paging.js';
 import { UserRowsTable } from '../rankings/user-rows-table.js';
 import type { OpenDrill } from './drill.js';
 
 export type DeviceTarget = { client: string; deviceName?: string } | { platform: ReportPlatform };
-
-/**
- * The path with its query written out here: a client or device without a name is the empty string, which
- * the shared query builder would leave out (and the server would then answer for another group).
- */
-function deviceUsersPath(params: Record<string, string | number | undefined>): string {
-  const search = new URLSearchParams();
-  for (const [key, value] of Object.entries(params)) {
-    if (value !== undefined) search.set(key, String(value));
-  }
-  return `${REPORTS_PATH}/device-users?${search.toString()}`;
-}
 
 /** The users of a client, of one device of a client, or of a platform in the report's window. */
 export function DeviceUsers({
@@ -37,10 +24,13 @@ export function DeviceUsers({
 }) {
   const { t } = useTranslation('reports');
   const [paging, setPaging] = useState<PageState>(FIRST_PAGE);
-  const query = useApiQuery(deviceUsersPath({ ...reportWindow, ...target, ...paging }), {
-    schema: reportDeviceUsersResponseSchema,
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportDeviceUsers,
+    // A client or device without a name is the empty string, which must be sent: left out, the server
+    // would answer for another group.
+    { query: { ...reportWindow, ...target, ...paging }, keepEmptyQuery: true },
+    { keepPrevious: true },
+  );
   return (
     <Stack gap="sm" data-testid="device-users">
       <QueryState query={query} skeletonRows={6}>

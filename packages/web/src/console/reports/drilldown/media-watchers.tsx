@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Badge, Group, Stack, Text } from '@mantine/core';
-import { reportMediaWatchersResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { QueryState } from '../../../shell/query-state.js';
 import { shanghaiDateTime } from '../report-format.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import type { WindowQuery } from '../report-window.js';
 import { FIRST_PAGE, Paging, type PageState } from '../rankings/paging.js';
 import { mediaTitle } from '../rankings/top-media.js';
@@ -24,11 +23,11 @@ export function MediaWatchers({
 }) {
   const { t } = useTranslation('reports');
   const [paging, setPaging] = useState<PageState>(FIRST_PAGE);
-  const query = useApiQuery(`${REPORTS_PATH}/media-watchers`, {
-    schema: reportMediaWatchersResponseSchema,
-    query: { ...reportWindow, mediaId, ...paging },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportMediaWatchers,
+    { query: { ...reportWindow, mediaId, ...paging } },
+    { keepPrevious: true },
+  );
   return (
     <Stack gap="sm" data-testid="media-watchers">
       <QueryState query={query} skeletonRows={6}>

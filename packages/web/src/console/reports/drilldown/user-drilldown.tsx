@@ -3,12 +3,12 @@ import { Alert, Paper, SegmentedControl, SimpleGrid, Stack, Text, Title } from '
 import {
   REPORT_USER_RANGES,
   reportUserRangeSchema,
-  reportUserResponseSchema,
+  endpoints,
   type ReportUserRange,
   type ReportUserResponse,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { formatBytes, formatNumber } from '../../../i18n/format.js';
 import { QueryState } from '../../../shell/query-state.js';
 import { barOption, monthlyOption, shareOption } from '../charts/chart-options.js';
@@ -16,7 +16,6 @@ import { useChartPalette } from '../charts/chart-palette.js';
 import { EChart } from '../charts/echart.js';
 import type { ChartOption } from '../charts/echarts-setup.js';
 import { formatRatio, formatWatchMs, msToHours, shanghaiDateTime } from '../report-format.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import { useLanguage } from '../use-language.js';
 import { RecentPlays } from './recent-plays.js';
 
@@ -147,11 +146,11 @@ function UserAnalysis({ data }: { data: ReportUserResponse }) {
 export function UserDrilldown({ userId }: { userId: string }) {
   const { t } = useTranslation('reports');
   const [range, setRange] = useState<ReportUserRange>('30d');
-  const query = useApiQuery(`${REPORTS_PATH}/user/${encodeURIComponent(userId)}`, {
-    schema: reportUserResponseSchema,
-    query: { range },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportUser,
+    { params: { userId }, query: { range } },
+    { keepPrevious: true },
+  );
   return (
     <Stack gap="md" data-testid="user-drilldown">
       <SegmentedControl

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { Select } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { listUsersResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 
 export interface UserChoice {
   id: string;
@@ -24,11 +24,11 @@ export function UserFilterSelect({
   const { t } = useTranslation('reports');
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
-  const users = useApiQuery('/api/auth/admin/users', {
-    schema: listUsersResponseSchema,
-    query: { page: 1, pageSize: 20, search: debounced || undefined },
-    keepPrevious: true,
-  });
+  const users = useEndpointQuery(
+    endpoints.user.listUsers,
+    { query: { page: 1, pageSize: 20, search: debounced || undefined } },
+    { keepPrevious: true },
+  );
   const options = (users.data?.items ?? []).map((user) => ({ value: user.id, label: user.username }));
   if (value && !options.some((option) => option.value === value.id)) {
     options.unshift({ value: value.id, label: value.name });

@@ -1,13 +1,12 @@
 import type { ReactNode } from 'react';
 import { Anchor, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { reportDevicesResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { formatBytes, formatNumber } from '../../../i18n/format.js';
 import { QueryState } from '../../../shell/query-state.js';
 import { deviceDisplayName, type Drill, type OpenDrill } from '../drilldown/drill.js';
 import { formatWatchMs } from '../report-format.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import type { WindowQuery } from '../report-window.js';
 import { useLanguage } from '../use-language.js';
 
@@ -93,11 +92,11 @@ function ShareTable({
 /** Platforms, clients and the top devices of the window; each opens the list of its users. */
 export function Devices({ reportWindow, onOpen }: { reportWindow: WindowQuery; onOpen: OpenDrill }) {
   const { t } = useTranslation('reports');
-  const query = useApiQuery(`${REPORTS_PATH}/devices`, {
-    schema: reportDevicesResponseSchema,
-    query: reportWindow,
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportDevices,
+    { query: reportWindow },
+    { keepPrevious: true },
+  );
   const unnamed = t('rankings.unnamed');
   return (
     <div data-testid="devices">

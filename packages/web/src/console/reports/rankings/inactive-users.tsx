@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Anchor, Badge, Group, Table, Text } from '@mantine/core';
-import { reportInactiveUsersResponseSchema } from '@svc/contracts';
+import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { QueryState } from '../../../shell/query-state.js';
 import type { OpenDrill } from '../drilldown/drill.js';
 import { shanghaiDateTime } from '../report-format.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import type { WindowQuery } from '../report-window.js';
 import { FIRST_PAGE, Paging, type PageState } from './paging.js';
 
@@ -14,11 +13,11 @@ import { FIRST_PAGE, Paging, type PageState } from './paging.js';
 export function InactiveUsers({ reportWindow, onOpen }: { reportWindow: WindowQuery; onOpen: OpenDrill }) {
   const { t } = useTranslation('reports');
   const [paging, setPaging] = useState<PageState>(FIRST_PAGE);
-  const query = useApiQuery(`${REPORTS_PATH}/inactive-users`, {
-    schema: reportInactiveUsersResponseSchema,
-    query: { ...reportWindow, ...paging },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportInactiveUsers,
+    { query: { ...reportWindow, ...paging } },
+    { keepPrevious: true },
+  );
   return (
     <div data-testid="inactive-users">
       <QueryState query={query} skeletonRows={8}>

@@ -1,13 +1,12 @@
 import { useState } from 'react';
 import { Anchor, Table, Text } from '@mantine/core';
-import { reportTopMediaResponseSchema, type ReportMediaRow, type ReportSort } from '@svc/contracts';
+import { endpoints, type ReportMediaRow, type ReportSort } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { formatBytes, formatNumber } from '../../../i18n/format.js';
 import { QueryState } from '../../../shell/query-state.js';
 import type { OpenDrill } from '../drilldown/drill.js';
 import { formatWatchMs } from '../report-format.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import type { WindowQuery } from '../report-window.js';
 import { useLanguage } from '../use-language.js';
 import { SortControl } from './sort-control.js';
@@ -24,11 +23,11 @@ export function TopMedia({ reportWindow, onOpen }: { reportWindow: WindowQuery; 
   const { t } = useTranslation('reports');
   const language = useLanguage();
   const [sort, setSort] = useState<ReportSort>('watchMs');
-  const query = useApiQuery(`${REPORTS_PATH}/top-media`, {
-    schema: reportTopMediaResponseSchema,
-    query: { ...reportWindow, sort, limit: RANKING_LIMIT },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportTopMedia,
+    { query: { ...reportWindow, sort, limit: RANKING_LIMIT } },
+    { keepPrevious: true },
+  );
   return (
     <div data-testid="top-media">
       <SortControl value={sort} onChange={setSort} testId="top-media-sort" />

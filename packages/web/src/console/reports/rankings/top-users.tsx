@@ -1,11 +1,10 @@
 import { useState } from 'react';
 import { Text } from '@mantine/core';
-import { reportTopUsersResponseSchema, type ReportSort } from '@svc/contracts';
+import { endpoints, type ReportSort } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { QueryState } from '../../../shell/query-state.js';
 import type { OpenDrill } from '../drilldown/drill.js';
-import { REPORTS_PATH } from '../report-queries.js';
 import type { WindowQuery } from '../report-window.js';
 import { SortControl } from './sort-control.js';
 import { UserRowsTable } from './user-rows-table.js';
@@ -16,11 +15,11 @@ export const RANKING_LIMIT = 20;
 export function TopUsers({ reportWindow, onOpen }: { reportWindow: WindowQuery; onOpen: OpenDrill }) {
   const { t } = useTranslation('reports');
   const [sort, setSort] = useState<ReportSort>('watchMs');
-  const query = useApiQuery(`${REPORTS_PATH}/top-users`, {
-    schema: reportTopUsersResponseSchema,
-    query: { ...reportWindow, sort, limit: RANKING_LIMIT },
-    keepPrevious: true,
-  });
+  const query = useEndpointQuery(
+    endpoints.user.reportTopUsers,
+    { query: { ...reportWindow, sort, limit: RANKING_LIMIT } },
+    { keepPrevious: true },
+  );
   return (
     <div data-testid="top-users">
       <SortControl value={sort} onChange={setSort} testId="top-users-sort" />

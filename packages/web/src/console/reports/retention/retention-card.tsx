@@ -4,16 +4,15 @@ import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import {
   ACTIVITY_RETENTION_SHORTCUTS,
-  activityRetentionResponseSchema,
+  endpoints,
   setActivityRetentionRequestSchema,
   type ActivityRetentionResponse,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation, useApiQuery } from '../../../api/hooks.js';
+import { useEndpointMutation, useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { zodValidate } from '../../../forms/zod-form.js';
 import { ErrorAlert } from '../../../shell/error-alert.js';
 import { QueryState } from '../../../shell/query-state.js';
-import { RETENTION_PATH } from '../report-queries.js';
 import { retentionBounds } from './retention-bounds.js';
 
 /** Form error marker of a value outside the bounds, translated when shown (so it follows the language). */
@@ -51,10 +50,9 @@ function RetentionForm({
   useEffect(() => onDirtyChange?.(dirty), [dirty, onDirtyChange]);
   useEffect(() => () => onDirtyChange?.(false), [onDirtyChange]);
 
-  const save = useApiMutation(
-    (api, days: number) =>
-      api(RETENTION_PATH, { method: 'PUT', body: { days }, schema: activityRetentionResponseSchema }),
-    [RETENTION_PATH],
+  const save = useEndpointMutation(
+    (call, days: number) => call(endpoints.user.setActivityRetention, { body: { days } }),
+    [endpoints.user.getActivityRetention],
   );
   const submit = (days: number) => {
     setConfirming(undefined);
@@ -151,7 +149,7 @@ function RetentionForm({
  */
 export function RetentionCard({ onDirtyChange }: { onDirtyChange?: (dirty: boolean) => void } = {}) {
   const { t } = useTranslation('reports');
-  const query = useApiQuery(RETENTION_PATH, { schema: activityRetentionResponseSchema });
+  const query = useEndpointQuery(endpoints.user.getActivityRetention, {});
   return (
     <Paper withBorder p="md" mb="md" data-testid="retention-card">
       <Title order={2} size="h4" mb="sm">

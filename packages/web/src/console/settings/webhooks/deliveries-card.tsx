@@ -1,13 +1,12 @@
 import { ActionIcon, Group, Paper, Stack, Table, Text, Title, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { outboundWebhookDeliveriesResponseSchema, type OutboundWebhookDelivery } from '@svc/contracts';
+import { endpoints, type OutboundWebhookDelivery } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiQuery } from '../../../api/hooks.js';
+import { useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { formatDateTime } from '../../../i18n/format.js';
 import { QueryState } from '../../../shell/query-state.js';
 import { DELIVERY_REFRESH_MS, DELIVERY_STATUS_COLORS, hasUnfinishedDeliveries } from './delivery-status.js';
 import { TableBadge } from './table-badge.js';
-import { WEBHOOK_DELIVERIES_PATH } from './webhook-paths.js';
 
 const LIMIT = 50;
 
@@ -81,12 +80,14 @@ function DeliveryRow({ delivery }: { delivery: OutboundWebhookDelivery }) {
 /** The latest 50 deliveries, read again every few seconds while any is still pending or retrying. */
 export function DeliveriesCard() {
   const { t } = useTranslation('webhooks');
-  const query = useApiQuery(WEBHOOK_DELIVERIES_PATH, {
-    query: { limit: LIMIT },
-    schema: outboundWebhookDeliveriesResponseSchema,
-    refetchInterval: (current) =>
-      hasUnfinishedDeliveries(current.state.data?.deliveries ?? []) ? DELIVERY_REFRESH_MS : false,
-  });
+  const query = useEndpointQuery(
+    endpoints.media.listOutboundWebhookDeliveries,
+    { query: { limit: LIMIT } },
+    {
+      refetchInterval: (current) =>
+        hasUnfinishedDeliveries(current.state.data?.deliveries ?? []) ? DELIVERY_REFRESH_MS : false,
+    },
+  );
   const unfinished = hasUnfinishedDeliveries(query.data?.deliveries ?? []);
   return (
     <Paper

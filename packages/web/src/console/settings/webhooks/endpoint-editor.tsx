@@ -22,14 +22,14 @@ import {
   OUTBOUND_WEBHOOK_CONTENT_TYPES,
   OUTBOUND_WEBHOOK_MASK,
   OUTBOUND_WEBHOOK_METHODS,
-  outboundWebhookSchema,
+  endpoints,
   type OutboundWebhook,
   type OutboundWebhookContentType,
   type OutboundWebhookVariable,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../api/client.js';
-import { useApiMutation } from '../../../api/hooks.js';
+import { useEndpointMutation } from '../../../api/endpoint-hooks.js';
 import { useSession } from '../../../session/session.js';
 import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
 import { ErrorAlert } from '../../../shell/error-alert.js';
@@ -52,7 +52,6 @@ import {
   type DefaultBodies,
   type WebhookFormValues,
 } from './webhook-form.js';
-import { webhookPath, WEBHOOKS_PATH } from './webhook-paths.js';
 import { contentTypeKey } from './webhooks-messages.js';
 import { MONOSPACE_INPUT } from './template-input-styles.js';
 
@@ -91,14 +90,16 @@ export function EndpointEditor({
   useEffect(() => onDirtyChange(changed), [changed, onDirtyChange]);
   useEffect(() => () => onDirtyChange(false), [onDirtyChange]);
 
-  const save = useApiMutation(
-    (api, values: WebhookFormValues) =>
-      api(endpoint ? webhookPath(endpoint.id) : WEBHOOKS_PATH, {
-        method: endpoint ? 'PUT' : 'POST',
-        body: toWebhookRequest(values),
-        schema: outboundWebhookSchema,
-      }),
-    [WEBHOOKS_PATH],
+  const save = useEndpointMutation(
+    (call, values: WebhookFormValues) =>
+      endpoint
+        ? call(endpoints.media.updateOutboundWebhook, {
+            params: { id: endpoint.id },
+            body: toWebhookRequest(values),
+          })
+        : call(endpoints.media.createOutboundWebhook, { body: toWebhookRequest(values) }),
+    // The endpoints' path is the prefix of the libraries and deliveries too: all are read again.
+    [endpoints.media.listOutboundWebhooks],
   );
   const requestClose = () => (changed ? setConfirmingDiscard(true) : onClose());
 

@@ -2,15 +2,14 @@ import { useState } from 'react';
 import { Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconLock, IconSend } from '@tabler/icons-react';
-import type { OutboundWebhook } from '@svc/contracts';
+import { endpoints, type OutboundWebhook } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation } from '../../../api/hooks.js';
+import { useEndpointMutation } from '../../../api/endpoint-hooks.js';
 import { useSession } from '../../../session/session.js';
 import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
 import { DeleteIconButton, EditIconButton } from '../../../shell/row-action-icons.js';
 import { subscriptionNames, type SubscribableLibrary } from './library-options.js';
 import { TableBadge } from './table-badge.js';
-import { webhookPath, WEBHOOKS_PATH } from './webhook-paths.js';
 
 function EndpointRow({
   endpoint,
@@ -30,9 +29,9 @@ function EndpointRow({
   // A test send to a private-network target shows its answer: administrators only (as the server rules).
   const isAdmin = useSession().user?.role === 'admin';
   const testRefused = endpoint.allowPrivateNetwork && !isAdmin;
-  const remove = useApiMutation(
-    (api, id: string) => api(webhookPath(id), { method: 'DELETE' }),
-    [WEBHOOKS_PATH],
+  const remove = useEndpointMutation(
+    (call, id: string) => call(endpoints.media.deleteOutboundWebhook, { params: { id } }),
+    [endpoints.media.listOutboundWebhooks],
   );
   const names = subscriptionNames(endpoint.libraryIds, libraries, (id) => t('form.deletedLibrary', { id }));
   return (

@@ -1,26 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import {
-  listOutboundWebhooksResponseSchema,
-  outboundWebhookLibrariesResponseSchema,
-  outboundWebhookTestResponseSchema,
-  type OutboundWebhook,
-} from '@svc/contracts';
+import { endpoints, type OutboundWebhook } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { useApiMutation, useApiQuery } from '../../../api/hooks.js';
+import { useEndpointMutation, useEndpointQuery } from '../../../api/endpoint-hooks.js';
 import { registerMessages } from '../../../i18n/i18n.js';
 import { QueryState } from '../../../shell/query-state.js';
 import { DeliveriesCard } from './deliveries-card.js';
 import { EndpointEditor } from './endpoint-editor.js';
 import { EndpointTestResult, type TestOutcome } from './endpoint-test-result.js';
 import { EndpointsTable } from './endpoints-table.js';
-import {
-  WEBHOOK_DELIVERIES_PATH,
-  WEBHOOK_LIBRARIES_PATH,
-  webhookPath,
-  WEBHOOKS_PATH,
-} from './webhook-paths.js';
 import { webhooksMessages } from './webhooks-messages.js';
 
 registerMessages('webhooks', webhooksMessages);
@@ -34,14 +23,14 @@ type Editing = { endpoint: OutboundWebhook | undefined } | null;
  */
 export function OutboundWebhooksSection({ onDirtyChange }: { onDirtyChange: (dirty: boolean) => void }) {
   const { t } = useTranslation('webhooks');
-  const list = useApiQuery(WEBHOOKS_PATH, { schema: listOutboundWebhooksResponseSchema });
-  const libraries = useApiQuery(WEBHOOK_LIBRARIES_PATH, { schema: outboundWebhookLibrariesResponseSchema });
+  const list = useEndpointQuery(endpoints.media.listOutboundWebhooks, {});
+  const libraries = useEndpointQuery(endpoints.media.listOutboundWebhookLibraries, {});
   const [editing, setEditing] = useState<Editing>(null);
   const [testOutcome, setTestOutcome] = useState<TestOutcome | null>(null);
-  const test = useApiMutation(
-    (api, endpoint: OutboundWebhook) =>
-      api(`${webhookPath(endpoint.id)}/test`, { method: 'POST', schema: outboundWebhookTestResponseSchema }),
-    [WEBHOOK_DELIVERIES_PATH],
+  const test = useEndpointMutation(
+    (call, endpoint: OutboundWebhook) =>
+      call(endpoints.media.testOutboundWebhook, { params: { id: endpoint.id } }),
+    [endpoints.media.listOutboundWebhookDeliveries],
   );
   const runTest = (endpoint: OutboundWebhook) => {
     setTestOutcome(null);
