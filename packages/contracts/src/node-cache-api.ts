@@ -132,3 +132,16 @@ export type CacheConfigSyncResponse = z.infer<typeof cacheConfigSyncResponseSche
 /** What the config service pushes to a node, and what the node pulls. */
 export const nodeCacheConfigPushSchema = z.object({ config: nodeCacheConfigSchema });
 export type NodeCacheConfigPush = z.infer<typeof nodeCacheConfigPushSchema>;
+
+/**
+ * Popularity of an item for the cache's force rule: distinct accounts that played it in the last 24 hours
+ * (the user service's activity log; `GET /api/auth/internal/reports/media-viewers`).
+ */
+export const mediaViewerCountQuerySchema = z.object({ mediaId: z.string().min(1).max(200) });
+export const mediaViewerCountResponseSchema = z.object({
+  mediaId: z.string(),
+  viewers: z.number().int().nonnegative(),
+  /** Start of the counted window (ISO time); it ends at the answer. */
+  since: z.string(),
+});
+export type MediaViewerCountResponse = z.infer<typeof mediaViewerCountResponseSchema>;

@@ -12,6 +12,7 @@ import { PolicyRefresher } from './policy-refresher.js';
 import { CacheConfigPuller } from './cache-runtime/cache-config-puller.js';
 import { registerNodeCacheRoutes } from './cache-runtime/node-cache.routes.js';
 import { NodeCacheRuntime } from './cache-runtime/node-cache-runtime.js';
+import { ViewerCounts } from './cache-runtime/viewer-counts.js';
 import { registerBrowseRoutes } from './proto-a/browse.routes.js';
 import { registerLoginPageRoutes } from './proto-a/login-page.routes.js';
 import { registerPlaybackRoutes } from './proto-a/playback.routes.js';
@@ -99,12 +100,14 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     apply: (next) => caches.apply(next),
     logger,
   });
+  const viewers = new ViewerCounts(async (itemId) => (await users.mediaViewerCount(itemId)).viewers);
   const streamer = new PlaybackStreamer({
     registry: context.registry,
     serviceToken: context.serviceToken,
     rateBytesPerSecond: playAgent.streamRateBytesPerSecond,
     logger,
     videoCache: caches,
+    viewersLastDay: async (itemId) => (caches.needsPopularity ? viewers.lookup(itemId) : null),
   });
   const subtitles = new SubtitleDelivery({ streamer, tool: new SubtitleTool(), logger });
   const policy = new PolicyRefresher({

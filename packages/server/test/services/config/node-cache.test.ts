@@ -11,7 +11,7 @@ import { CacheConfigPuller } from '../../../src/services/play-agent/cache-runtim
 import { NodeCacheRuntime } from '../../../src/services/play-agent/cache-runtime/node-cache-runtime.js';
 import { ConfigClient } from '../../../src/services/play-agent/upstream/config-client.js';
 import { loadRole } from '../../../src/runtime/roles.js';
-import { call, type Json } from '../../support/playback-install.js';
+import { call, type Answer, type Json } from '../../support/playback-install.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
 
 const MiB = 1024 * 1024;
@@ -19,7 +19,7 @@ const DOWN = 'node-pa-down';
 let install: TestInstall;
 let parts: ConfigParts | undefined;
 let entrance: string;
-let admin: (method: string, route: string, body?: unknown) => ReturnType<typeof call>;
+let admin: (method: string, route: string, body?: unknown) => Promise<Answer>;
 let builtIn: string;
 
 beforeAll(async () => {

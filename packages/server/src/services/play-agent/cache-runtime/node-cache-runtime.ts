@@ -68,6 +68,12 @@ export class NodeCacheRuntime implements SourceCache {
     return this.current?.cache ?? null;
   }
 
+  /** Whether the popularity of a played item can change the cache's decision (force over the date skip). */
+  get needsPopularity(): boolean {
+    const { vfs } = this.config;
+    return this.current !== null && vfs.forcePopularViewers > 0 && vfs.skipReleasedBeforeDays > 0;
+  }
+
   /** Registers another cache's clear-all for `flush`; answers its removal. */
   onFlush(name: string, handler: FlushHandler): () => void {
     this.flushHandlers.set(name, handler);

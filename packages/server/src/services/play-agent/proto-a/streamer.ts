@@ -57,6 +57,8 @@ export class PlaybackStreamer {
       logger: Logger;
       /** The node's video cache (cache-runtime/); files read from this machine's disk never go through it. */
       videoCache?: SourceCache | null;
+      /** Distinct viewers of an item in the last day for the cache's popularity rule (null: not needed or unknown). */
+      viewersLastDay?: (itemId: string) => Promise<number | null>;
     },
   ) {
     this.rate = deps.rateBytesPerSecond;
@@ -170,17 +172,26 @@ export class PlaybackStreamer {
       }
       if (local.ok) return local.source;
     }
+    const cache =
+      facts && this.deps.videoCache
+        ? { cache: this.deps.videoCache, cacheFacts: await this.withViewers(facts) }
+        : {};
     return upstreamFileSource({
       baseUrl,
       mountId: file.mountId,
       path: file.path,
       serviceToken: this.deps.serviceToken,
       // Only playback is cached (facts given); the subtitle extractor's reads pass by.
-      ...(facts && this.deps.videoCache ? { cache: this.deps.videoCache, cacheFacts: facts } : {}),
+      ...cache,
       // The answer (even cached) saves a HEAD per Range request, which matters on remote drives. A file
       // replaced within the cache time fails that one request (502) and drops the cached answer.
       ...(located ? { known: { size: located.answer.size, mtime: located.answer.mtime } } : {}),
     });
+  }
+
+  private async withViewers(facts: CacheWrapFacts): Promise<CacheWrapFacts> {
+    if (!facts.itemId || !this.deps.viewersLastDay) return facts;
+    return { ...facts, viewersLastDay: await this.deps.viewersLastDay(facts.itemId) };
   }
 
   /** The storage node's `locate` answer (cached); null when it has none (the file route then answers). */
@@ -219,7 +230,7 @@ export class PlaybackStreamer {
   }
 }
 
-/** What the video cache is told about a played item (its popularity is not known on the node yet). */
+/** What the video cache is told about a played item (its popularity is asked separately). */
 function cacheFacts(item: PlaybackItem): CacheWrapFacts {
   const info = item.file?.mediaInfo;
   return {

@@ -43,6 +43,8 @@ let agent: AppServer;
 let agentUrl: string;
 let runtime: NodeCacheRuntime;
 const deltas = new Map<string, number[]>();
+/** Items whose popularity the streamer asked for (only files read through the cache need it). */
+const popularityAsked: string[] = [];
 
 beforeAll(async () => {
   storage = createHttpServer((req, res) => {
@@ -95,6 +97,10 @@ beforeAll(async () => {
     rateBytesPerSecond: 0,
     logger,
     videoCache: runtime,
+    viewersLastDay: async (itemId) => {
+      popularityAsked.push(itemId);
+      return 5;
+    },
   });
   const file: PlaybackFile = {
     nodeId: 'node-storage',
@@ -215,5 +221,7 @@ describe('playback through the video cache', () => {
     expect(whole.body.equals(media)).toBe(true);
     expect(counted('local')).toBe(media.length);
     expect(entry()).toEqual([]);
+    expect(popularityAsked.length).toBe(3);
+    expect(new Set(popularityAsked)).toEqual(new Set(['item-ep-3']));
   });
 });
