@@ -18,7 +18,7 @@ const CACHE_ADMIN = { gateway: { kind: 'admin', anyOf: ['cache'] } } as const;
 const SERVICE = { service: true } as const;
 const TAG = 'Node cache';
 /** Forwarded live to the node: it may be down, or not a play-agent. */
-const FORWARDED = ['NOT_FOUND', 'NODE_NOT_PLAY_AGENT', 'NODE_UNREACHABLE'] as const;
+const FORWARDED = ['NOT_FOUND', 'NODE_NOT_PLAY_AGENT', 'NODE_UNREACHABLE', 'UPSTREAM_FAILED'] as const;
 
 /**
  * The cache of a play-agent node (docs/vfs-cache.md, "Endpoints"): its configuration, kept by the config
