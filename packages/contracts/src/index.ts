@@ -24,4 +24,5 @@ export * from './endpoint.js';
 export * from './endpoints/index.js';
 export * from './cache-config.js';
 export * from './node-cache-config.js';
+export * from './node-cache-api.js';
 export * from './shanghai-time.js';

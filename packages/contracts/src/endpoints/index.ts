@@ -3,6 +3,7 @@ import { configEndpoints } from './config.js';
 import { gatewayEndpoints } from './gateway.js';
 import { healthEndpoints } from './health.js';
 import { mediaEndpoints } from './media.js';
+import { nodeCacheEndpoints, playAgentCacheEndpoints } from './node-cache.js';
 import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
 import { storageEndpoints } from './storage.js';
@@ -15,6 +16,8 @@ export const endpoints = {
   media: mediaEndpoints,
   storage: storageEndpoints,
   playAgent: playAgentEndpoints,
+  nodeCache: nodeCacheEndpoints,
+  playAgentCache: playAgentCacheEndpoints,
   shared: sharedEndpoints,
   gateway: gatewayEndpoints,
   health: healthEndpoints,

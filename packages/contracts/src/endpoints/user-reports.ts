@@ -1,4 +1,5 @@
 import type { EndpointSpec } from '../endpoint.js';
+import { mediaViewerCountQuerySchema, mediaViewerCountResponseSchema } from '../node-cache-api.js';
 import {
   activityRetentionResponseSchema,
   reportConcurrentResponseSchema,
@@ -160,6 +161,16 @@ export const reportEndpoints = {
     auth: REPORTS,
     body: setActivityRetentionRequestSchema,
     response: activityRetentionResponseSchema,
+    errors: [],
+  },
+  reportMediaViewerCount: {
+    method: 'GET',
+    path: '/api/auth/internal/reports/media-viewers',
+    summary: "Distinct accounts that played an item in the last 24 hours (a play-agent's cache rule)",
+    tag: 'Internal',
+    auth: { service: true },
+    query: mediaViewerCountQuerySchema,
+    response: mediaViewerCountResponseSchema,
     errors: [],
   },
 } as const satisfies Record<string, EndpointSpec>;

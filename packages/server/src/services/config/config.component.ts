@@ -38,6 +38,10 @@ import { NodeLifecycleService } from './nodes/node-lifecycle.service.js';
 import { registerNodeManagementRoutes } from './nodes/node-management.routes.js';
 import { NodeManagementService } from './nodes/node-management.service.js';
 import { NodeViews } from './nodes/node-views.js';
+import { NodeCacheClient } from './node-cache/node-cache.client.js';
+import { NodeCacheConfigsRepository } from './node-cache/node-cache.repository.js';
+import { registerNodeCacheConfigRoutes } from './node-cache/node-cache.routes.js';
+import { NodeCacheService } from './node-cache/node-cache.service.js';
 import { NodesRepository } from './nodes/nodes.repository.js';
 import { registerNodeDirectoryRoutes } from './nodes/nodes.routes.js';
 import { NodesService } from './nodes/nodes.service.js';
@@ -79,6 +83,7 @@ function createRepositories(database: ServiceDatabase<ConfigDatabase>) {
     licenses: new LicensesRepository(db),
     manualEndpoints: new ManualEndpointsRepository(db),
     nodes: new NodesRepository(db),
+    nodeCacheConfigs: new NodeCacheConfigsRepository(db),
     registry: new RegistryRepository(db),
     settings: new SystemSettingsRepository(db),
     uploads: new ImageUploadsRepository(db),
@@ -143,6 +148,13 @@ function createServices(
         (nodeId) => repositories.registry.newestAddressOf(nodeId),
         serviceToken,
       ),
+    }),
+    nodeCache: new NodeCacheService({
+      configs: repositories.nodeCacheConfigs,
+      nodes: repositories.nodes,
+      client: new NodeCacheClient((nodeId) => repositories.registry.newestAddressOf(nodeId), serviceToken),
+      clock,
+      logger,
     }),
     playbackRoutes: new PlaybackRoutesService({
       nodes: repositories.nodes,
@@ -225,6 +237,7 @@ export const configComponentFactory =
     registerLicenseRoutes(app, services.licenses);
     registerNodeManagementRoutes(app, services.nodeManagement, services.nodeLifecycle, audit);
     registerPlaybackRoutesRoutes(app, services.playbackRoutes);
+    registerNodeCacheConfigRoutes(app, services.nodeCache, audit);
     registerDashboardRoutes(app, { health: services.dashboardHealth, setup: services.dashboardSetup });
     // Install scripts and node binaries (docs/node-install.md).
     registerNodeInstallRoutes(app, services.install);

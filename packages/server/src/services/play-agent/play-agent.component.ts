@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import path from 'node:path';
 import { createServer } from '../../platform/http/create-server.js';
 import { allowBrowserClients } from './proto-a/browser-access.js';
 import { acceptEmptyJsonBodies } from './proto-a/empty-json-body.js';
@@ -8,6 +9,10 @@ import type { ComponentFactory } from '../../runtime/component.js';
 import { PlaybackGate } from './access/playback-gate.js';
 import { TokenResolver } from './access/token-resolver.js';
 import { PolicyRefresher } from './policy-refresher.js';
+import { CacheConfigPuller } from './cache-runtime/cache-config-puller.js';
+import { registerNodeCacheRoutes } from './cache-runtime/node-cache.routes.js';
+import { NodeCacheRuntime } from './cache-runtime/node-cache-runtime.js';
+import { ViewerCounts } from './cache-runtime/viewer-counts.js';
 import { registerBrowseRoutes } from './proto-a/browse.routes.js';
 import { registerLoginPageRoutes } from './proto-a/login-page.routes.js';
 import { registerPlaybackRoutes } from './proto-a/playback.routes.js';
@@ -82,11 +87,27 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   const gate = new PlaybackGate({ users, config, meter, nodeId: playAgent.nodeId });
   recorded.add((userId) => gate.forget(userId));
   const cache = new ResponseCache();
+  // The video cache (docs/vfs-cache.md): an installed node keeps it in its work directory, the built-in
+  // node in SVC_PLAY_AGENT_VFS_CACHE_DIR (below the data folder unless set).
+  const workDir = context.settings.nodeInstall?.workDir;
+  const caches = new NodeCacheRuntime({
+    defaultDirectory: workDir ? path.join(workDir, 'vfs_cache') : playAgent.vfsCacheDir,
+    baseDirectory: workDir ?? context.settings.dataDir,
+    logger,
+  });
+  const cacheConfig = new CacheConfigPuller({
+    fetch: () => config.cacheConfig(playAgent.nodeId),
+    apply: (next) => caches.apply(next),
+    logger,
+  });
+  const viewers = new ViewerCounts(async (itemId) => (await users.mediaViewerCount(itemId)).viewers);
   const streamer = new PlaybackStreamer({
     registry: context.registry,
     serviceToken: context.serviceToken,
     rateBytesPerSecond: playAgent.streamRateBytesPerSecond,
     logger,
+    videoCache: caches,
+    viewersLastDay: async (itemId) => (caches.needsPopularity ? viewers.lookup(itemId) : null),
   });
   const subtitles = new SubtitleDelivery({ streamer, tool: new SubtitleTool(), logger });
   const policy = new PolicyRefresher({
@@ -133,6 +154,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerStreamRoutes(routes);
   // The announced protocols this node never serves (reached below their own label): 503.
   serveUnservedProtocols(app);
+  // The config service pushes cache configurations and forwards the console's entry routes here.
+  registerNodeCacheRoutes(app, caches);
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
   registerNodeLifecycleRoutes(app, {
     install: context.settings.nodeInstall,
@@ -166,15 +189,18 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       meter.start();
       sessions.start();
       policy.start();
+      cacheConfig.start();
       publicAddress?.start();
       process.on('SIGHUP', reloadRate);
     },
     stop: async () => {
       process.off('SIGHUP', reloadRate);
       policy.stop();
+      cacheConfig.stop();
       publicAddress?.stop();
       sessions.close();
       await Promise.all([reporter.close(), meter.close(), subtitles.close()]);
+      await caches.stop();
     },
   };
 };

@@ -7,6 +7,7 @@ import { licensesMigration } from './V005__licenses.js';
 import { nodeManagementMigration } from './V006__node_management.js';
 import { nodeRemovalSentMigration } from './V007__node_removal_sent.js';
 import { imageUploadsMigration } from './V008__image_uploads.js';
+import { nodeCacheConfigsMigration } from './V009__node_cache_configs.js';
 
 /**
  * The migrations of the config database (svc_config), one file each, in the order they run. A migration's
@@ -21,4 +22,5 @@ export const configMigrations: readonly Migration[] = [
   nodeManagementMigration,
   nodeRemovalSentMigration,
   imageUploadsMigration,
+  nodeCacheConfigsMigration,
 ];

@@ -66,6 +66,7 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       try {
         await deps.streamer.send(request, reply, {
           file: item.file!,
+          item,
           ...(attachment ? { attachmentName: basename(item.file!.path) } : {}),
           onBytes: (delta: number) => {
             deps.meter.add(route, delta);

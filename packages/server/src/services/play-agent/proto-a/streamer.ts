@@ -1,14 +1,25 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
 import { request as undiciRequest } from 'undici';
-import { locateResponseSchema, type LocateResponse, type PlaybackFile } from '@svc/contracts';
+import {
+  locateResponseSchema,
+  type LocateResponse,
+  type PlaybackFile,
+  type PlaybackItem,
+} from '@svc/contracts';
 import { AppError } from '../../../platform/http/errors.js';
 import { attachmentDisposition } from '../../../platform/http/file-delivery/disposition.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { RegistryClient } from '../../../platform/registry-client.js';
 import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
 import { sendMedia } from '../stream/media-sender.js';
-import { openLocalFile, upstreamFileSource, type MediaSource } from '../stream/sources.js';
+import {
+  openLocalFile,
+  upstreamFileSource,
+  type CacheWrapFacts,
+  type MediaSource,
+  type SourceCache,
+} from '../stream/sources.js';
 import { TokenBucket } from '../stream/token-bucket.js';
 import { containerOf } from './dto.js';
 
@@ -21,6 +32,8 @@ export interface StreamTarget {
   attachmentName?: string;
   /** Bytes the client's socket accepted, as they go. */
   onBytes: (delta: number) => void;
+  /** The played item: its facts go to the video cache (entry name, bitrate, release date, episode). */
+  item?: PlaybackItem;
 }
 
 const unavailable = (message: string) => new AppError(503, 'UPSTREAM_UNAVAILABLE', message);
@@ -42,6 +55,10 @@ export class PlaybackStreamer {
       serviceToken: string;
       rateBytesPerSecond: number;
       logger: Logger;
+      /** The node's video cache (cache-runtime/); files read from this machine's disk never go through it. */
+      videoCache?: SourceCache | null;
+      /** Distinct viewers of an item in the last day for the cache's popularity rule (null: not needed or unknown). */
+      viewersLastDay?: (itemId: string) => Promise<number | null>;
     },
   ) {
     this.rate = deps.rateBytesPerSecond;
@@ -65,7 +82,7 @@ export class PlaybackStreamer {
         ? { 'content-disposition': attachmentDisposition(target.attachmentName) }
         : {}),
     };
-    const source = await this.source(baseUrl, file);
+    const source = await this.source(baseUrl, file, target.item ? cacheFacts(target.item) : {});
     // Every stream has a bucket (unlimited at rate 0), so a new rate reaches the streams already running.
     const bucket = new TokenBucket(this.rate);
     this.buckets.add(bucket);
@@ -144,7 +161,7 @@ export class PlaybackStreamer {
     return newest.baseUrl.replace(/\/+$/, '');
   }
 
-  private async source(baseUrl: string, file: PlaybackFile): Promise<MediaSource> {
+  private async source(baseUrl: string, file: PlaybackFile, facts?: CacheWrapFacts): Promise<MediaSource> {
     let located = await this.locate(baseUrl, file, false);
     if (located?.answer.localPath) {
       let local = await openLocalFile(located.answer.localPath, located.answer);
@@ -155,15 +172,26 @@ export class PlaybackStreamer {
       }
       if (local.ok) return local.source;
     }
+    const cache =
+      facts && this.deps.videoCache
+        ? { cache: this.deps.videoCache, cacheFacts: await this.withViewers(facts) }
+        : {};
     return upstreamFileSource({
       baseUrl,
       mountId: file.mountId,
       path: file.path,
       serviceToken: this.deps.serviceToken,
+      // Only playback is cached (facts given); the subtitle extractor's reads pass by.
+      ...cache,
       // The answer (even cached) saves a HEAD per Range request, which matters on remote drives. A file
       // replaced within the cache time fails that one request (502) and drops the cached answer.
       ...(located ? { known: { size: located.answer.size, mtime: located.answer.mtime } } : {}),
     });
+  }
+
+  private async withViewers(facts: CacheWrapFacts): Promise<CacheWrapFacts> {
+    if (!facts.itemId || !this.deps.viewersLastDay) return facts;
+    return { ...facts, viewersLastDay: await this.deps.viewersLastDay(facts.itemId) };
   }
 
   /** The storage node's `locate` answer (cached); null when it has none (the file route then answers). */
@@ -200,6 +228,22 @@ export class PlaybackStreamer {
       return null;
     }
   }
+}
+
+/** What the video cache is told about a played item (its popularity is asked separately). */
+function cacheFacts(item: PlaybackItem): CacheWrapFacts {
+  const info = item.file?.mediaInfo;
+  return {
+    name: item.name,
+    durationSeconds: info?.durationSeconds ?? null,
+    bitrate: info?.bitrate ?? null,
+    releaseDate: item.premiereDate,
+    driveId: item.file?.mountId ?? null,
+    itemId: item.id,
+    seriesName: item.kind === 'episode' ? item.seriesName : null,
+    seasonNumber: item.kind === 'episode' ? item.parentIndexNumber : null,
+    episodeNumber: item.kind === 'episode' ? item.indexNumber : null,
+  };
 }
 
 /**

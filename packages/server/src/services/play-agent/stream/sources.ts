@@ -279,11 +279,28 @@ export interface UpstreamFileOptions {
   highWaterMark?: number;
   /** The node's video cache in front of this source (docs/vfs-cache.md); absent = no cache (default). */
   cache?: SourceCache | null;
+  /** What the library knows of the file, for the cache's decisions and its entry list. */
+  cacheFacts?: CacheWrapFacts;
 }
 
-/** What the play-agent's video cache offers a source (implemented by vfs/vfs-cache.ts). */
+/** Library facts of a played file that the video cache uses (vfs/vfs-cache.ts WrapOptions). */
+export interface CacheWrapFacts {
+  /** Display name of the entry (the item's title); the file name when absent. */
+  name?: string;
+  durationSeconds?: number | null;
+  bitrate?: number | null;
+  releaseDate?: string | null;
+  viewersLastDay?: number | null;
+  driveId?: string | null;
+  itemId?: string;
+  seriesName?: string | null;
+  seasonNumber?: number | null;
+  episodeNumber?: number | null;
+}
+
+/** What the play-agent's video cache offers a source (cache-runtime/node-cache-runtime.ts). */
 export interface SourceCache {
-  wrap(upstream: MediaSource, file: { sourceId: string; name: string }): MediaSource;
+  wrap(upstream: MediaSource, file: CacheWrapFacts & { sourceId: string; name: string }): MediaSource;
 }
 
 const STRONG_ETAG = /^"[\x21\x23-\x7e]{1,128}"$/;
@@ -323,7 +340,11 @@ export function upstreamFileSource(options: UpstreamFileOptions): MediaSource {
   const plain = storageFileSource(options);
   if (!options.cache) return plain;
   const name = options.path.split('/').filter(Boolean).at(-1) ?? options.path;
-  return options.cache.wrap(plain, { sourceId: `${options.mountId}:${options.path}`, name });
+  return options.cache.wrap(plain, {
+    name,
+    ...options.cacheFacts,
+    sourceId: `${options.mountId}:${options.path}`,
+  });
 }
 
 /**

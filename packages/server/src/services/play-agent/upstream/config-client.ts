@@ -1,7 +1,9 @@
 import {
+  nodeCacheConfigPushSchema,
   nodePublicAddressResponseSchema,
   playAgentPolicySchema,
   resolveEndpointResponseSchema,
+  type NodeCacheConfigPush,
   type NodePublicAddressResponse,
   type PlayAgentPolicy,
   type ResolveEndpointResponse,
@@ -22,6 +24,15 @@ export class ConfigClient {
       'GET',
       `/api/config/internal/nodes/${encodeURIComponent(nodeId)}/public-address`,
       nodePublicAddressResponseSchema,
+    );
+  }
+
+  /** This node's cache configuration (docs/vfs-cache.md). */
+  cacheConfig(nodeId: string): Promise<NodeCacheConfigPush> {
+    return this.client.json(
+      'GET',
+      `/api/config/internal/nodes/${encodeURIComponent(nodeId)}/cache-config`,
+      nodeCacheConfigPushSchema,
     );
   }
 

@@ -1,11 +1,13 @@
 import { z } from 'zod';
 import {
   introspectResponseSchema,
+  mediaViewerCountResponseSchema,
   playbackLoginResponseSchema,
   playbackPolicyResponseSchema,
   playbackUserSchema,
   type ActivityEvent,
   type IntrospectResponse,
+  type MediaViewerCountResponse,
   type PlaybackLoginRequest,
   type PlaybackLoginResponse,
   type PlaybackPolicyResponse,
@@ -27,6 +29,15 @@ export class UserClient {
 
   async logout(tokenId: string): Promise<void> {
     await this.client.send('POST', '/api/auth/internal/playback/logout', { body: { tokenId } });
+  }
+
+  /** Distinct accounts that played the item in the last 24 hours (the video cache's popularity rule). */
+  mediaViewerCount(mediaId: string): Promise<MediaViewerCountResponse> {
+    return this.client.json(
+      'GET',
+      `/api/auth/internal/reports/media-viewers?mediaId=${encodeURIComponent(mediaId)}`,
+      mediaViewerCountResponseSchema,
+    );
   }
 
   introspect(token: string, kind: TokenKind): Promise<IntrospectResponse> {

@@ -212,4 +212,15 @@ export class RankingsRepository {
       };
     });
   }
+
+  /** Distinct accounts with an event of the item in the window. */
+  async viewerCount(mediaId: string, filter: EventFilter): Promise<number> {
+    return this.reader.read(async (db) => {
+      const counted = await sql<{ viewers: number }>`
+        SELECT count(DISTINCT a.user_id) AS viewers FROM activity_log a
+        WHERE a.media_id = ${mediaId} AND ${eventsIn(filter)}
+      `.execute(db);
+      return num(counted.rows[0]?.viewers);
+    });
+  }
 }

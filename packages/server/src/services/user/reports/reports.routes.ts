@@ -24,6 +24,8 @@ export function registerReportRoutes(
   serve(app, user.reportUser, async (request) => reports.user(request.params.userId, request.query));
   serve(app, user.reportMediaWatchers, async (request) => reports.mediaWatchers(request.query));
   serve(app, user.reportDeviceUsers, async (request) => reports.deviceUsers(request.query));
+  // A play-agent's cache asks how popular an item is (docs/vfs-cache.md, "Playback").
+  serve(app, user.reportMediaViewerCount, async (request) => reports.mediaViewerCount(request.query.mediaId));
 
   serve(app, user.getActivityRetention, async () => retention.get());
   serve(app, user.setActivityRetention, async (request) =>

@@ -1,4 +1,5 @@
 import type {
+  MediaViewerCountResponse,
   ReportCard,
   ReportConcurrentResponse,
   ReportDevicesResponse,
@@ -284,6 +285,17 @@ export class ReportsService {
       page: query.page,
       pageSize: query.pageSize,
     };
+  }
+
+  /** Distinct accounts that played the item in the 24 hours up to now. */
+  async mediaViewerCount(mediaId: string): Promise<MediaViewerCountResponse> {
+    const to = this.clock.now();
+    const from = to - DAY_MS;
+    const viewers = await this.reports.rankings.viewerCount(mediaId, {
+      from: new Date(from),
+      to: new Date(to + 1),
+    });
+    return { mediaId, viewers, since: new Date(from).toISOString() };
   }
 
   /** The single-user analysis over the last 30, 90, 180 or 365 days; 404 when the id is nobody's. */
