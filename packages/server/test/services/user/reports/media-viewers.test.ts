@@ -8,7 +8,7 @@ import type { ServiceDatabase } from '../../../../src/platform/db/index.js';
 import { createServer, type AppServer } from '../../../../src/platform/http/create-server.js';
 import { SERVICE_TOKEN_HEADER } from '../../../../src/platform/service-token.js';
 import { PasswordHasher } from '../../../../src/services/user/auth/password-hasher.js';
-import { registerInternalRoutes } from '../../../../src/services/user/internal.routes.js';
+import { registerActivityLogRoutes } from '../../../../src/services/user/activity/activity-log.routes.js';
 import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { registerReportRoutes } from '../../../../src/services/user/reports/reports.routes.js';
 import { createUserServices } from '../../../../src/services/user/user.component.js';
@@ -95,7 +95,7 @@ describe.each(testBackends())('media viewer count on $label', (backend) => {
       component: 'user',
       logger: quietLogger(),
     });
-    registerInternalRoutes(app, services);
+    registerActivityLogRoutes(app, services.activity);
     registerReportRoutes(app, services);
     await app.ready();
     const stored = await app.inject({
