@@ -475,6 +475,6 @@ export const mediaEndpoints = declareEndpoints('media', {
     params: playbackImageParamsSchema,
     query: playbackImageQuerySchema,
     produces: IMAGE,
-    errors: ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
+    errors: ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'FILE_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
   },
 });

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { join } from 'node:path';
 import { createServer } from '../../platform/http/create-server.js';
 import { allowBrowserClients } from './proto-a/browser-access.js';
 import { acceptEmptyJsonBodies } from './proto-a/empty-json-body.js';
@@ -14,6 +15,9 @@ import { registerPlaybackRoutes } from './proto-a/playback.routes.js';
 import { ProtocolRoutes, serveUnservedProtocols } from './proto-a/protocol.js';
 import { ResponseCache } from './proto-a/response-cache.js';
 import { registerStreamRoutes } from './proto-a/stream.routes.js';
+import { registerArtworkRoute } from './image-cache/artwork.routes.js';
+import { ImageCache } from './image-cache/image-cache.js';
+import { DEFAULT_IMAGE_CACHE_CONFIG } from '@svc/contracts';
 import { PlaybackStreamer } from './proto-a/streamer.js';
 import { SubtitleDelivery } from './proto-a/subtitle-delivery.js';
 import { SubtitleTool } from './stream/subtitle-tool.js';
@@ -102,6 +106,15 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     ? undefined
     : new PublicAddressLookup({ config, nodeId: playAgent.nodeId, logger });
 
+  // Defaults until the node's cache configuration reaches it (docs/image-cache.md).
+  const images = new ImageCache(DEFAULT_IMAGE_CACHE_CONFIG, {
+    // The built-in node's volume (SVC_PLAY_AGENT_IMAGE_CACHE_DIR); an installed node's ./image_cache.
+    defaultDirectory: context.settings.nodeInstall
+      ? join(context.settings.nodeInstall.workDir, 'image_cache')
+      : playAgent.imageCacheDir,
+    logger,
+  });
+
   const serverId = serverIdOf(context.serviceToken);
   const routes = new ProtocolRoutes(app, {
     server: () => ({ serverId, ...policy.serverInfo() }),
@@ -131,6 +144,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerBrowseRoutes(routes);
   registerPlaybackRoutes(routes);
   registerStreamRoutes(routes);
+  registerArtworkRoute(routes, images);
   // The announced protocols this node never serves (reached below their own label): 503.
   serveUnservedProtocols(app);
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
@@ -167,6 +181,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       sessions.start();
       policy.start();
       publicAddress?.start();
+      images.start();
       process.on('SIGHUP', reloadRate);
     },
     stop: async () => {
@@ -174,7 +189,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       policy.stop();
       publicAddress?.stop();
       sessions.close();
-      await Promise.all([reporter.close(), meter.close(), subtitles.close()]);
+      await Promise.all([reporter.close(), meter.close(), subtitles.close(), images.stop()]);
     },
   };
 };

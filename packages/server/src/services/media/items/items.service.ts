@@ -5,6 +5,7 @@ import { AppError, notFound } from '../../../platform/http/errors.js';
 import type { ItemsRepository } from './items.repository.js';
 import type { LibrariesRepository } from '../libraries/libraries.repository.js';
 import { toItemSummary } from './media-mappers.js';
+import { resizeImage, wantsVariant, type ImageVariant } from './image-resize.js';
 import {
   StorageNotFoundError,
   StorageUnavailableError,
@@ -79,7 +80,9 @@ export class ItemsService {
     type: ImageType,
     range: string | undefined,
     reply: FastifyReply,
+    variant: ImageVariant = {},
   ): Promise<FastifyReply> {
+    const resize = wantsVariant(variant);
     const row = await this.items.get(id);
     if (!row) throw notFound('item');
     const image = row.images[type];
@@ -88,13 +91,21 @@ export class ItemsService {
     if (!source) throw notFound(`${type} image`);
     let file;
     try {
-      file = await this.storage.openFile(source.node_id, source.mount_id, image.path, { range });
+      file = await this.storage.openFile(source.node_id, source.mount_id, image.path, {
+        range: resize ? undefined : range,
+      });
     } catch (error) {
       if (error instanceof StorageNotFoundError) throw notFound(`${type} image`);
       if (error instanceof StorageUnavailableError) {
         throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `storage node ${source.node_id} is not available`);
       }
       throw error;
+    }
+    if (resize) {
+      const resized = await resizeImage(file.body as AsyncIterable<Buffer>, variant);
+      reply.header('content-type', resized.contentType);
+      reply.header('cache-control', 'private, max-age=3600');
+      return reply.send(resized.bytes);
     }
     const ext = posix.extname(image.path).slice(1).toLowerCase();
     reply.status(file.statusCode === 206 ? 206 : 200);

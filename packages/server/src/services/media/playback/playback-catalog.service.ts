@@ -33,6 +33,7 @@ import type {
   PlaybackCatalogRepository,
 } from './playback-catalog.repository.js';
 import type { UserItemDataRepository } from './user-item-data.repository.js';
+import type { ImageVariant } from '../items/image-resize.js';
 
 type ItemsQuery = z.output<typeof playbackItemsQuerySchema>;
 type LatestQuery = z.output<typeof playbackLatestQuerySchema>;
@@ -331,7 +332,8 @@ export class PlaybackCatalogService {
 
   /**
    * Local artwork through the storage node, as the console's image route sends it; 404 for anything else.
-   * With a user (the player presented a token), an item outside the user's libraries is not found.
+   * With a user (the player presented a token), an item outside the user's libraries is not found. A
+   * variant (maxWidth, maxHeight, quality) is resized here once; the play-agent caches it.
    */
   async sendImage(
     id: string,
@@ -339,10 +341,11 @@ export class PlaybackCatalogService {
     range: string | undefined,
     reply: FastifyReply,
     userId: string | undefined,
+    variant: ImageVariant = {},
   ): Promise<FastifyReply> {
     if (!isUuid(id)) throw notFound('item');
     if (userId !== undefined) await this.item(id, userId);
-    return this.items.sendImage(id, type, range, reply);
+    return this.items.sendImage(id, type, range, reply, variant);
   }
 
   private parseKinds(kinds: string | undefined): PlaybackItemKind[] {

@@ -17,6 +17,10 @@ export function registerPlaybackRoutes(app: AppServer, catalog: PlaybackCatalogS
   serve(app, endpoints.media.playbackUpdateUserData, async (request) => catalog.updateUserData(request.body));
   // `userId`: the player that asked, when it presented a token (its libraries then apply).
   serveImage(app, endpoints.media.playbackGetItemImage, ({ id, type, range, reply, request }) =>
-    catalog.sendImage(id, type, range, reply, request.query.userId),
+    catalog.sendImage(id, type, range, reply, request.query.userId, {
+      maxWidth: request.query.maxWidth,
+      maxHeight: request.query.maxHeight,
+      quality: request.query.quality,
+    }),
   );
 }
