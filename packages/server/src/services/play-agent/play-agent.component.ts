@@ -17,6 +17,8 @@ import { ResponseCache } from './proto-a/response-cache.js';
 import { registerStreamRoutes } from './proto-a/stream.routes.js';
 import { registerArtworkRoute } from './image-cache/artwork.routes.js';
 import { ImageCache } from './image-cache/image-cache.js';
+import { StartupProbe } from './metadata-probe/startup-probe.js';
+import { registerStartupProbeRoutes } from './metadata-probe/startup-probe.routes.js';
 import { DEFAULT_IMAGE_CACHE_CONFIG } from '@svc/contracts';
 import { PlaybackStreamer } from './proto-a/streamer.js';
 import { SubtitleDelivery } from './proto-a/subtitle-delivery.js';
@@ -115,6 +117,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     logger,
   });
 
+  const startupProbe = new StartupProbe({ nodeId: playAgent.nodeId, logger });
+
   const serverId = serverIdOf(context.serviceToken);
   const routes = new ProtocolRoutes(app, {
     server: () => ({ serverId, ...policy.serverInfo() }),
@@ -147,6 +151,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerArtworkRoute(routes, images);
   // The announced protocols this node never serves (reached below their own label): 503.
   serveUnservedProtocols(app);
+  registerStartupProbeRoutes(app, startupProbe);
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
   registerNodeLifecycleRoutes(app, {
     install: context.settings.nodeInstall,
@@ -182,6 +187,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       policy.start();
       publicAddress?.start();
       images.start();
+      void startupProbe.check();
       process.on('SIGHUP', reloadRate);
     },
     stop: async () => {
