@@ -374,6 +374,17 @@ export const playbackImageQuerySchema = z.object({
 });
 export type PlaybackImageQuery = z.infer<typeof playbackImageQuerySchema>;
 
+/**
+ * PUT /api/media/internal/playback/items/:id/media-info : technical metadata a play-agent probed while the
+ * file played. Kept only while the item still has none and its file still has `size` bytes.
+ */
+export const playbackMediaInfoUpdateSchema = z.strictObject({
+  size: z.number().int().nonnegative(),
+  mediaInfo: mediaInfoSchema,
+});
+export type PlaybackMediaInfoUpdate = z.infer<typeof playbackMediaInfoUpdateSchema>;
+export const playbackMediaInfoStoredSchema = z.object({ stored: z.boolean() });
+
 // --- Config service: play-agent policy, manual addresses -------------------------------------------------
 
 export const CLIENT_PROTOCOLS = ['proto_a', 'PROTO_B', 'PROTO_C'] as const;

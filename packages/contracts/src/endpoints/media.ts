@@ -38,6 +38,8 @@ import {
   playbackUserDataUpdateSchema,
   playbackUserQuerySchema,
   playbackViewsResponseSchema,
+  playbackMediaInfoStoredSchema,
+  playbackMediaInfoUpdateSchema,
 } from '../playback-api.js';
 import {
   portalItemDetailSchema,
@@ -464,6 +466,17 @@ export const mediaEndpoints = declareEndpoints('media', {
     auth: SERVICE,
     body: playbackUserDataUpdateSchema,
     response: playbackUserDataSchema,
+    errors: ['NOT_FOUND'],
+  },
+  playbackStoreMediaInfo: {
+    method: 'PUT',
+    path: '/api/media/internal/playback/items/{id}/media-info',
+    summary: 'Stores technical metadata a play-agent probed during playback (only where none is known)',
+    tag: 'Internal',
+    auth: SERVICE,
+    params: playbackItemParamsSchema,
+    body: playbackMediaInfoUpdateSchema,
+    response: playbackMediaInfoStoredSchema,
     errors: ['NOT_FOUND'],
   },
   playbackGetItemImage: {

@@ -19,7 +19,10 @@ import { registerArtworkRoute } from './image-cache/artwork.routes.js';
 import { ImageCache } from './image-cache/image-cache.js';
 import { StartupProbe } from './metadata-probe/startup-probe.js';
 import { registerStartupProbeRoutes } from './metadata-probe/startup-probe.routes.js';
-import { DEFAULT_IMAGE_CACHE_CONFIG } from '@svc/contracts';
+import { DEFAULT_IMAGE_CACHE_CONFIG, DEFAULT_METADATA_PROBE_CONFIG } from '@svc/contracts';
+import { storeMediaInfo } from './metadata-probe/media-info-writer.js';
+import { MetadataProber } from './metadata-probe/metadata-prober.js';
+import { ProbeQueue } from './metadata-probe/probe-queue.js';
 import { PlaybackStreamer } from './proto-a/streamer.js';
 import { SubtitleDelivery } from './proto-a/subtitle-delivery.js';
 import { SubtitleTool } from './stream/subtitle-tool.js';
@@ -119,6 +122,17 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
 
   const startupProbe = new StartupProbe({ nodeId: playAgent.nodeId, logger });
 
+  const prober = new MetadataProber({ open: (file) => streamer.openSource(file), logger });
+  const mediaService = client('svc-media', playAgent.mediaBaseUrl);
+  const probing = new ProbeQueue(DEFAULT_METADATA_PROBE_CONFIG, {
+    probe: async (job, capBytes) => (await prober.probe(job.file, capBytes)).mediaInfo,
+    store: async (job, mediaInfo) => {
+      await storeMediaInfo(mediaService, job, mediaInfo);
+    },
+    toolUsable: () => startupProbe.usable(),
+    logger,
+  });
+
   const serverId = serverIdOf(context.serviceToken);
   const routes = new ProtocolRoutes(app, {
     server: () => ({ serverId, ...policy.serverInfo() }),
@@ -147,7 +161,11 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerLoginPageRoutes(routes);
   registerBrowseRoutes(routes);
   registerPlaybackRoutes(routes);
-  registerStreamRoutes(routes);
+  registerStreamRoutes(routes, {
+    played: (item) => {
+      if (item.file) probing.played({ itemId: item.id, file: item.file });
+    },
+  });
   registerArtworkRoute(routes, images);
   // The announced protocols this node never serves (reached below their own label): 503.
   serveUnservedProtocols(app);
@@ -195,7 +213,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       policy.stop();
       publicAddress?.stop();
       sessions.close();
-      await Promise.all([reporter.close(), meter.close(), subtitles.close(), images.stop()]);
+      await probing.stop();
+      await Promise.all([reporter.close(), meter.close(), subtitles.close(), images.stop(), prober.close()]);
     },
   };
 };

@@ -1,6 +1,12 @@
 import { posix } from 'node:path';
 import type { FastifyReply } from 'fastify';
-import type { ImageType, ListItemsQuery, ListItemsResponse, MediaItemDetail } from '@svc/contracts';
+import type {
+  ImageType,
+  MediaInfo,
+  ListItemsQuery,
+  ListItemsResponse,
+  MediaItemDetail,
+} from '@svc/contracts';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import type { ItemsRepository } from './items.repository.js';
 import type { LibrariesRepository } from '../libraries/libraries.repository.js';
@@ -72,6 +78,15 @@ export class ItemsService {
         .filter((ancestor) => ancestor !== undefined)
         .map((ancestor) => ({ id: ancestor.id, kind: ancestor.kind, title: ancestor.title })),
     };
+  }
+
+  /**
+   * Technical metadata a play-agent probed during playback: kept only where the item has none and its file
+   * still has `size` bytes (a replaced file waits for the next scan).
+   */
+  async fillMediaInfo(id: string, size: number, mediaInfo: MediaInfo): Promise<{ stored: boolean }> {
+    if (!(await this.items.get(id))) throw notFound('item');
+    return { stored: await this.items.fillMediaInfo(id, size, JSON.stringify(mediaInfo)) };
   }
 
   /** Streams a local artwork file of an item from its storage node (a Range header is passed on). */

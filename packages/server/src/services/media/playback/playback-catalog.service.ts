@@ -34,6 +34,7 @@ import type {
 } from './playback-catalog.repository.js';
 import type { UserItemDataRepository } from './user-item-data.repository.js';
 import type { ImageVariant } from '../items/image-resize.js';
+import type { PlaybackMediaInfoUpdate } from '@svc/contracts';
 
 type ItemsQuery = z.output<typeof playbackItemsQuerySchema>;
 type LatestQuery = z.output<typeof playbackLatestQuerySchema>;
@@ -346,6 +347,12 @@ export class PlaybackCatalogService {
     if (!isUuid(id)) throw notFound('item');
     if (userId !== undefined) await this.item(id, userId);
     return this.items.sendImage(id, type, range, reply, variant);
+  }
+
+  /** Technical metadata a play-agent probed while the file played (ItemsService.fillMediaInfo). */
+  async storeMediaInfo(id: string, update: PlaybackMediaInfoUpdate): Promise<{ stored: boolean }> {
+    if (!isUuid(id)) throw notFound('item');
+    return this.items.fillMediaInfo(id, update.size, update.mediaInfo);
   }
 
   private parseKinds(kinds: string | undefined): PlaybackItemKind[] {

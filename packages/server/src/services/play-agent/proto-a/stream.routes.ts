@@ -17,7 +17,10 @@ const ITEM_CACHE_MS = 30_000;
 const SUBTITLE_MAX_BYTES = 10 * 1024 * 1024;
 
 /** Video, audio and download bytes and external subtitles (artwork: image-cache/artwork.routes.ts). */
-export function registerStreamRoutes(routes: ProtocolRoutes): void {
+export function registerStreamRoutes(
+  routes: ProtocolRoutes,
+  hooks: { played?: (item: PlaybackItem) => void } = {},
+): void {
   const { deps } = routes;
   const items = new LRUCache<string, PlaybackItem>({ max: 5_000, ttl: ITEM_CACHE_MS });
 
@@ -51,6 +54,8 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       const media = playedMedia(item);
       const route = { userId: player.player.userId, endpointId: player.endpointId };
       const connection = deps.sessions.openStream(player.context, media, attachment ? 'download' : 'play');
+      // Background work a play may start (metadata probing); returns at once.
+      if (!attachment) hooks.played?.(item);
       try {
         await deps.streamer.send(request, reply, {
           file: item.file!,
