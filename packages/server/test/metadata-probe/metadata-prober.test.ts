@@ -1,11 +1,19 @@
-import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm, stat, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PlaybackFile } from '@svc/contracts';
+import { DEFAULT_METADATA_PROBE_CONFIG } from '@svc/contracts';
 import { MetadataProber } from '../../src/services/play-agent/metadata-probe/metadata-prober.js';
+import { ProbeQueue } from '../../src/services/play-agent/metadata-probe/probe-queue.js';
+import { sendMedia } from '../../src/services/play-agent/stream/media-sender.js';
 import { openLocalFile, type MediaSource } from '../../src/services/play-agent/stream/sources.js';
+import { mbpsToBytes, TokenBucket } from '../../src/services/play-agent/stream/token-bucket.js';
+import { request } from 'undici';
 import { makeVideo } from '../support/media-fixtures.js';
 
 const logger = pino({ level: 'silent' });
@@ -77,5 +85,66 @@ describe('metadata prober', () => {
     await expect(prober.probe(file, cap)).rejects.toMatchObject({ code: 'PROBE_FAILED' });
     expect(driveBytes).toBeGreaterThan(0);
     expect(driveBytes).toBeLessThanOrEqual(cap);
+  });
+
+  it('does not slow a rate-limited stream of the same node (throughput at least 0.9x)', async () => {
+    const movie = join(dir, 'stream.bin');
+    await writeFile(movie, randomBytes(3 * 1024 * 1024));
+    // A player's stream at 16 Mbps (2 MB/s), sent by the play-agent's sender from a local file.
+    const server: Server = createServer((req, res) => {
+      void openLocalFile(movie, null).then((opened) => {
+        if (!opened.ok) return res.writeHead(500).end();
+        return sendMedia(req, res, opened.source, { bucket: new TokenBucket(mbpsToBytes(16)) });
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    /** Bytes per second of one whole stream; `onStarted` runs when its first bytes arrived. */
+    const throughput = async (onStarted: () => void = () => undefined) => {
+      const started = performance.now();
+      const answer = await request(url);
+      let bytes = 0;
+      for await (const chunk of answer.body as AsyncIterable<Buffer>) {
+        if (bytes === 0) onStarted();
+        bytes += chunk.length;
+      }
+      return bytes / ((performance.now() - started) / 1000);
+    };
+    try {
+      // What the node runs while a file plays: the probe of the played file and of one more, two at a time (the upper setting).
+      let stored = 0;
+      const withProbing = async (round: number) => {
+        const queue = new ProbeQueue(
+          { ...DEFAULT_METADATA_PROBE_CONFIG, startDelaySeconds: 0, maxConcurrency: 2 },
+          {
+            probe: async (job, cap) => (await prober.probe(job.file, cap)).mediaInfo,
+            store: () => {
+              stored += 1;
+              return Promise.resolve();
+            },
+            toolUsable: () => true,
+            logger,
+          },
+        );
+        // The probes start while the stream runs (the start delay has passed).
+        const result = await throughput(() => {
+          for (let index = 0; index < 2; index += 1) queue.played({ itemId: `item-${round}-${index}`, file });
+        });
+        await queue.stop();
+        return result;
+      };
+      // Alternating rounds, best of each: the shared test machine's load hits either side at random.
+      let alone = 0;
+      let withProbes = 0;
+      for (let round = 0; round < 3; round += 1) {
+        alone = Math.max(alone, await throughput());
+        withProbes = Math.max(withProbes, await withProbing(round));
+      }
+      expect(stored).toBeGreaterThan(0);
+      expect(withProbes).toBeGreaterThanOrEqual(0.9 * alone);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
