@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { setPriority } from 'node:os';
 import type { MediaInfo } from '@svc/contracts';
 import { AppError } from '../../../platform/http/errors.js';
-import { probeResultOf, type FfprobeOutput } from '../../storage/probe/probe-tool.js';
+import { probeResultOf, type FfprobeOutput } from '../../shared/ffprobe-output.js';
 
 const OUTPUT_LIMIT = 8 * 1024 * 1024;
 /** The lowest CPU priority: a background probe yields to the streams of the node. */
