@@ -126,8 +126,8 @@ describe('route audit: every route of every service declares who may call it', (
       if (player) expect(route.component, `${route.method} ${route.url}`).toBe('play-agent');
       if (route.component === 'play-agent' && !player) {
         // The play-agent faces the internet: only its health route besides the client protocol, and the
-        // control plane's lifecycle call (service token only).
-        if (route.method === 'POST' && route.url === '/api/node/lifecycle') {
+        // control plane's calls below /api/node/ (lifecycle, startup probe): service token only.
+        if (route.url.startsWith('/api/node/')) {
           expect(route.auth, `${route.method} ${route.url}`).toEqual({ service: true });
         } else {
           expect(route.auth, `${route.method} ${route.url}`).toEqual({ direct: 'health' });
