@@ -12,6 +12,7 @@ export interface ImageVariant {
 /** Artwork files larger than this are not decoded for a variant. */
 export const RESIZE_INPUT_LIMIT = 32 * 1024 * 1024;
 const DEFAULT_QUALITY = 90;
+const CONTENT_TYPES: Record<string, string> = { jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp' };
 
 export const wantsVariant = (variant: ImageVariant): boolean =>
   variant.maxWidth !== undefined || variant.maxHeight !== undefined || variant.quality !== undefined;
@@ -34,9 +35,17 @@ export async function resizeImage(
     }
     chunks.push(chunk);
   }
+  const input = Buffer.concat(chunks);
   const quality = variant.quality ?? DEFAULT_QUALITY;
   try {
-    let image = sharp(Buffer.concat(chunks), { failOn: 'error' }).rotate();
+    // An image already inside the bounds, with no quality asked, is answered as it is (no re-encoding).
+    const source = await sharp(input).metadata();
+    const known = source.format ? CONTENT_TYPES[source.format] : undefined;
+    const fits =
+      (variant.maxWidth === undefined || (source.width ?? Infinity) <= variant.maxWidth) &&
+      (variant.maxHeight === undefined || (source.height ?? Infinity) <= variant.maxHeight);
+    if (fits && variant.quality === undefined && known) return { bytes: input, contentType: known };
+    let image = sharp(input, { failOn: 'error' }).rotate();
     if (variant.maxWidth !== undefined || variant.maxHeight !== undefined) {
       image = image.resize({
         width: variant.maxWidth,
