@@ -359,8 +359,31 @@ export const playbackImageParamsSchema = z.strictObject({
   type: playbackImageTypeSchema,
 });
 
-/** `userId`: the player that asked, when it presented a token (its libraries then apply). */
-export const playbackImageQuerySchema = z.object({ userId: z.string().optional() });
+/** The largest edge a resized artwork variant may ask for. */
+export const IMAGE_VARIANT_MAX_EDGE = 4096;
+
+/**
+ * `userId`: the player that asked, when it presented a token (its libraries then apply). `maxWidth`,
+ * `maxHeight`, `quality`: a resized variant (never enlarged, aspect kept); without them the file as it is.
+ */
+export const playbackImageQuerySchema = z.object({
+  userId: z.string().optional(),
+  maxWidth: z.coerce.number().int().min(1).max(IMAGE_VARIANT_MAX_EDGE).optional(),
+  maxHeight: z.coerce.number().int().min(1).max(IMAGE_VARIANT_MAX_EDGE).optional(),
+  quality: z.coerce.number().int().min(1).max(100).optional(),
+});
+export type PlaybackImageQuery = z.infer<typeof playbackImageQuerySchema>;
+
+/**
+ * PUT /api/media/internal/playback/items/:id/media-info : technical metadata a play-agent probed while the
+ * file played. Kept only while the item still has none and its file still has `size` bytes.
+ */
+export const playbackMediaInfoUpdateSchema = z.strictObject({
+  size: z.number().int().nonnegative(),
+  mediaInfo: mediaInfoSchema,
+});
+export type PlaybackMediaInfoUpdate = z.infer<typeof playbackMediaInfoUpdateSchema>;
+export const playbackMediaInfoStoredSchema = z.object({ stored: z.boolean() });
 
 // --- Config service: play-agent policy, manual addresses -------------------------------------------------
 

@@ -4,6 +4,7 @@ import { gatewayEndpoints } from './gateway.js';
 import { healthEndpoints } from './health.js';
 import { mediaEndpoints } from './media.js';
 import { nodeCacheEndpoints, playAgentCacheEndpoints } from './node-cache.js';
+import { nodeProbeEndpoints } from './node-probe.js';
 import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
 import { storageEndpoints } from './storage.js';
@@ -21,8 +22,10 @@ export const endpoints = {
   shared: sharedEndpoints,
   gateway: gatewayEndpoints,
   health: healthEndpoints,
+  nodeProbe: nodeProbeEndpoints,
 } as const;
 
 /** Every declared endpoint in one list (gateway table, OpenAPI document, route audit). */
 const groups: readonly Record<string, EndpointDeclaration>[] = Object.values(endpoints);
 export const allEndpoints: readonly EndpointDeclaration[] = groups.flatMap((group) => Object.values(group));
+export { startupProbeStatusSchema, type StartupProbeStatus } from './node-probe.js';

@@ -38,6 +38,8 @@ import {
   playbackUserDataUpdateSchema,
   playbackUserQuerySchema,
   playbackViewsResponseSchema,
+  playbackMediaInfoStoredSchema,
+  playbackMediaInfoUpdateSchema,
 } from '../playback-api.js';
 import {
   portalItemDetailSchema,
@@ -466,6 +468,17 @@ export const mediaEndpoints = declareEndpoints('media', {
     response: playbackUserDataSchema,
     errors: ['NOT_FOUND'],
   },
+  playbackStoreMediaInfo: {
+    method: 'PUT',
+    path: '/api/media/internal/playback/items/{id}/media-info',
+    summary: 'Stores technical metadata a play-agent probed during playback (only where none is known)',
+    tag: 'Internal',
+    auth: SERVICE,
+    params: playbackItemParamsSchema,
+    body: playbackMediaInfoUpdateSchema,
+    response: playbackMediaInfoStoredSchema,
+    errors: ['NOT_FOUND'],
+  },
   playbackGetItemImage: {
     method: 'GET',
     path: '/api/media/internal/playback/items/{id}/images/{type}',
@@ -475,6 +488,6 @@ export const mediaEndpoints = declareEndpoints('media', {
     params: playbackImageParamsSchema,
     query: playbackImageQuerySchema,
     produces: IMAGE,
-    errors: ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE'],
+    errors: ['NOT_FOUND', 'UPSTREAM_UNAVAILABLE', 'FILE_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE'],
   },
 });

@@ -34,6 +34,8 @@ import { configMigrations } from './migrations/index.js';
 import { ManualAddressProber, MANUAL_PROBE_INTERVAL_MS } from './nodes/manual-address-probe.js';
 import { ManualEndpointsRepository } from './nodes/manual-endpoints.repository.js';
 import { HttpNodeLifecycleSender } from './nodes/node-lifecycle.client.js';
+import { NodeProbeClient } from './nodes/node-probe.client.js';
+import { registerNodeProbeRoutes } from './nodes/node-probe.routes.js';
 import { NodeLifecycleService } from './nodes/node-lifecycle.service.js';
 import { registerNodeManagementRoutes } from './nodes/node-management.routes.js';
 import { NodeManagementService } from './nodes/node-management.service.js';
@@ -238,6 +240,14 @@ export const configComponentFactory =
     registerNodeManagementRoutes(app, services.nodeManagement, services.nodeLifecycle, audit);
     registerPlaybackRoutesRoutes(app, services.playbackRoutes);
     registerNodeCacheConfigRoutes(app, services.nodeCache, audit);
+    // A play-agent node's startup probe, answered by the node itself (docs/image-cache.md).
+    registerNodeProbeRoutes(app, {
+      nodes: repositories.nodes,
+      client: new NodeProbeClient(
+        (nodeId) => repositories.registry.newestAddressOf(nodeId),
+        context.serviceToken,
+      ),
+    });
     registerDashboardRoutes(app, { health: services.dashboardHealth, setup: services.dashboardSetup });
     // Install scripts and node binaries (docs/node-install.md).
     registerNodeInstallRoutes(app, services.install);

@@ -19,6 +19,14 @@ import { registerPlaybackRoutes } from './proto-a/playback.routes.js';
 import { ProtocolRoutes, serveUnservedProtocols } from './proto-a/protocol.js';
 import { ResponseCache } from './proto-a/response-cache.js';
 import { registerStreamRoutes } from './proto-a/stream.routes.js';
+import { registerArtworkRoute } from './image-cache/artwork.routes.js';
+import { ImageCache } from './image-cache/image-cache.js';
+import { StartupProbe } from './metadata-probe/startup-probe.js';
+import { registerStartupProbeRoutes } from './metadata-probe/startup-probe.routes.js';
+import { DEFAULT_IMAGE_CACHE_CONFIG, DEFAULT_METADATA_PROBE_CONFIG } from '@svc/contracts';
+import { storeMediaInfo } from './metadata-probe/media-info-writer.js';
+import { MetadataProber } from './metadata-probe/metadata-prober.js';
+import { ProbeQueue } from './metadata-probe/probe-queue.js';
 import { PlaybackStreamer } from './proto-a/streamer.js';
 import { SubtitleDelivery } from './proto-a/subtitle-delivery.js';
 import { SubtitleTool } from './stream/subtitle-tool.js';
@@ -123,6 +131,34 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     ? undefined
     : new PublicAddressLookup({ config, nodeId: playAgent.nodeId, logger });
 
+  // Defaults until the node's cache configuration reaches it (below, `caches.onConfig`; docs/image-cache.md).
+  const images = new ImageCache(DEFAULT_IMAGE_CACHE_CONFIG, {
+    // The built-in node's volume (SVC_PLAY_AGENT_IMAGE_CACHE_DIR); an installed node's ./image_cache.
+    defaultDirectory: context.settings.nodeInstall
+      ? path.join(context.settings.nodeInstall.workDir, 'image_cache')
+      : playAgent.imageCacheDir,
+    logger,
+  });
+
+  const startupProbe = new StartupProbe({ nodeId: playAgent.nodeId, logger });
+
+  const prober = new MetadataProber({ open: (file) => streamer.openSource(file), logger });
+  const mediaService = client('svc-media', playAgent.mediaBaseUrl);
+  const probing = new ProbeQueue(DEFAULT_METADATA_PROBE_CONFIG, {
+    probe: async (job, capBytes) => (await prober.probe(job.file, capBytes)).mediaInfo,
+    store: async (job, mediaInfo) => {
+      await storeMediaInfo(mediaService, job, mediaInfo);
+    },
+    toolUsable: () => startupProbe.usable(),
+    logger,
+  });
+  // The image cache and the probing follow the node's cache configuration; a flush clears the images too.
+  caches.onConfig((next) => {
+    images.apply(next.image);
+    probing.apply(next.metadataProbe);
+  });
+  caches.onFlush('image', () => images.clearAll());
+
   const serverId = serverIdOf(context.serviceToken);
   const routes = new ProtocolRoutes(app, {
     server: () => ({ serverId, ...policy.serverInfo() }),
@@ -151,11 +187,17 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerLoginPageRoutes(routes);
   registerBrowseRoutes(routes);
   registerPlaybackRoutes(routes);
-  registerStreamRoutes(routes);
+  registerStreamRoutes(routes, {
+    played: (item) => {
+      if (item.file) probing.played({ itemId: item.id, file: item.file });
+    },
+  });
+  registerArtworkRoute(routes, images);
   // The announced protocols this node never serves (reached below their own label): 503.
   serveUnservedProtocols(app);
   // The config service pushes cache configurations and forwards the console's entry routes here.
   registerNodeCacheRoutes(app, caches);
+  registerStartupProbeRoutes(app, startupProbe);
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
   registerNodeLifecycleRoutes(app, {
     install: context.settings.nodeInstall,
@@ -191,6 +233,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       policy.start();
       cacheConfig.start();
       publicAddress?.start();
+      images.start();
+      void startupProbe.check();
       process.on('SIGHUP', reloadRate);
     },
     stop: async () => {
@@ -199,7 +243,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       cacheConfig.stop();
       publicAddress?.stop();
       sessions.close();
-      await Promise.all([reporter.close(), meter.close(), subtitles.close()]);
+      await probing.stop();
+      await Promise.all([reporter.close(), meter.close(), subtitles.close(), images.stop(), prober.close()]);
       await caches.stop();
     },
   };

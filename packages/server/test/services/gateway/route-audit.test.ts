@@ -126,10 +126,10 @@ describe('route audit: every route of every service declares who may call it', (
       if (player) expect(route.component, `${route.method} ${route.url}`).toBe('play-agent');
       if (route.component === 'play-agent' && !player) {
         // The play-agent faces the internet: only its health route besides the client protocol, and the
-        // control plane's lifecycle and cache calls (service token only).
+        // control plane's calls (lifecycle, startup probe below /api/node/, the cache below
+        // /api/play-agent/internal/): service token only.
         const controlPlane =
-          (route.method === 'POST' && route.url === '/api/node/lifecycle') ||
-          route.url.startsWith('/api/play-agent/internal/');
+          route.url.startsWith('/api/node/') || route.url.startsWith('/api/play-agent/internal/');
         if (controlPlane) {
           expect(route.auth, `${route.method} ${route.url}`).toEqual({ service: true });
         } else {

@@ -122,6 +122,18 @@ export class ItemsRepository {
     await db.updateTable('media_items').set(patch).where('id', '=', id).execute();
   }
 
+  /** Fills in media_info of a file item that has none, while its file still has `size` bytes. */
+  async fillMediaInfo(id: string, size: number, mediaInfo: string): Promise<boolean> {
+    const result = await this.db
+      .updateTable('media_items')
+      .set({ media_info: mediaInfo })
+      .where('id', '=', id)
+      .where('file_size', '=', size)
+      .where('media_info', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
   async deleteIds(ids: readonly string[]): Promise<number> {
     let deleted = 0;
     for (let start = 0; start < ids.length; start += 500) {

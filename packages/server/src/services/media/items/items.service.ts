@@ -1,10 +1,17 @@
 import { posix } from 'node:path';
 import type { FastifyReply } from 'fastify';
-import type { ImageType, ListItemsQuery, ListItemsResponse, MediaItemDetail } from '@svc/contracts';
+import type {
+  ImageType,
+  MediaInfo,
+  ListItemsQuery,
+  ListItemsResponse,
+  MediaItemDetail,
+} from '@svc/contracts';
 import { AppError, notFound } from '../../../platform/http/errors.js';
 import type { ItemsRepository } from './items.repository.js';
 import type { LibrariesRepository } from '../libraries/libraries.repository.js';
 import { toItemSummary } from './media-mappers.js';
+import { resizeImage, wantsVariant, type ImageVariant } from './image-resize.js';
 import {
   StorageNotFoundError,
   StorageUnavailableError,
@@ -73,13 +80,24 @@ export class ItemsService {
     };
   }
 
+  /**
+   * Technical metadata a play-agent probed during playback: kept only where the item has none and its file
+   * still has `size` bytes (a replaced file waits for the next scan).
+   */
+  async fillMediaInfo(id: string, size: number, mediaInfo: MediaInfo): Promise<{ stored: boolean }> {
+    if (!(await this.items.get(id))) throw notFound('item');
+    return { stored: await this.items.fillMediaInfo(id, size, JSON.stringify(mediaInfo)) };
+  }
+
   /** Streams a local artwork file of an item from its storage node (a Range header is passed on). */
   async sendImage(
     id: string,
     type: ImageType,
     range: string | undefined,
     reply: FastifyReply,
+    variant: ImageVariant = {},
   ): Promise<FastifyReply> {
+    const resize = wantsVariant(variant);
     const row = await this.items.get(id);
     if (!row) throw notFound('item');
     const image = row.images[type];
@@ -88,13 +106,21 @@ export class ItemsService {
     if (!source) throw notFound(`${type} image`);
     let file;
     try {
-      file = await this.storage.openFile(source.node_id, source.mount_id, image.path, { range });
+      file = await this.storage.openFile(source.node_id, source.mount_id, image.path, {
+        range: resize ? undefined : range,
+      });
     } catch (error) {
       if (error instanceof StorageNotFoundError) throw notFound(`${type} image`);
       if (error instanceof StorageUnavailableError) {
         throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `storage node ${source.node_id} is not available`);
       }
       throw error;
+    }
+    if (resize) {
+      const resized = await resizeImage(file.body as AsyncIterable<Buffer>, variant);
+      reply.header('content-type', resized.contentType);
+      reply.header('cache-control', 'private, max-age=3600');
+      return reply.send(resized.bytes);
     }
     const ext = posix.extname(image.path).slice(1).toLowerCase();
     reply.status(file.statusCode === 206 ? 206 : 200);

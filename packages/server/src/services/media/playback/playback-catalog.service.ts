@@ -33,6 +33,8 @@ import type {
   PlaybackCatalogRepository,
 } from './playback-catalog.repository.js';
 import type { UserItemDataRepository } from './user-item-data.repository.js';
+import type { ImageVariant } from '../items/image-resize.js';
+import type { PlaybackMediaInfoUpdate } from '@svc/contracts';
 
 type ItemsQuery = z.output<typeof playbackItemsQuerySchema>;
 type LatestQuery = z.output<typeof playbackLatestQuerySchema>;
@@ -331,7 +333,8 @@ export class PlaybackCatalogService {
 
   /**
    * Local artwork through the storage node, as the console's image route sends it; 404 for anything else.
-   * With a user (the player presented a token), an item outside the user's libraries is not found.
+   * With a user (the player presented a token), an item outside the user's libraries is not found. A
+   * variant (maxWidth, maxHeight, quality) is resized here once; the play-agent caches it.
    */
   async sendImage(
     id: string,
@@ -339,10 +342,17 @@ export class PlaybackCatalogService {
     range: string | undefined,
     reply: FastifyReply,
     userId: string | undefined,
+    variant: ImageVariant = {},
   ): Promise<FastifyReply> {
     if (!isUuid(id)) throw notFound('item');
     if (userId !== undefined) await this.item(id, userId);
-    return this.items.sendImage(id, type, range, reply);
+    return this.items.sendImage(id, type, range, reply, variant);
+  }
+
+  /** Technical metadata a play-agent probed while the file played (ItemsService.fillMediaInfo). */
+  async storeMediaInfo(id: string, update: PlaybackMediaInfoUpdate): Promise<{ stored: boolean }> {
+    if (!isUuid(id)) throw notFound('item');
+    return this.items.fillMediaInfo(id, update.size, update.mediaInfo);
   }
 
   private parseKinds(kinds: string | undefined): PlaybackItemKind[] {

@@ -15,8 +15,15 @@ export function registerPlaybackRoutes(app: AppServer, catalog: PlaybackCatalogS
   serve(app, endpoints.media.playbackResume, async (request) => catalog.resume(request.query));
   serve(app, endpoints.media.playbackNextUp, async (request) => catalog.nextUp(request.query));
   serve(app, endpoints.media.playbackUpdateUserData, async (request) => catalog.updateUserData(request.body));
+  serve(app, endpoints.media.playbackStoreMediaInfo, async (request) =>
+    catalog.storeMediaInfo(request.params.id, request.body),
+  );
   // `userId`: the player that asked, when it presented a token (its libraries then apply).
   serveImage(app, endpoints.media.playbackGetItemImage, ({ id, type, range, reply, request }) =>
-    catalog.sendImage(id, type, range, reply, request.query.userId),
+    catalog.sendImage(id, type, range, reply, request.query.userId, {
+      maxWidth: request.query.maxWidth,
+      maxHeight: request.query.maxHeight,
+      quality: request.query.quality,
+    }),
   );
 }

@@ -1,15 +1,8 @@
 import { basename } from 'node:path/posix';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LRUCache } from 'lru-cache';
-import { request as undiciRequest } from 'undici';
-import {
-  libraryAccessAllows,
-  type PlaybackFile,
-  type PlaybackImageType,
-  type PlaybackItem,
-} from '@svc/contracts';
+import { libraryAccessAllows, type PlaybackFile, type PlaybackItem } from '@svc/contracts';
 import { AppError, notFound } from '../../../platform/http/errors.js';
-import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
 import { fromProtocolId } from './ids.js';
 import { TEXT_SUBTITLES } from './media-source.js';
 import { playedMedia } from './playback.routes.js';
@@ -19,17 +12,15 @@ import { srtToVtt } from './subtitles.js';
 
 const STREAM_FILE = /^(stream|original)(\.[A-Za-z0-9]{1,10})?$/i;
 const SUBTITLE_FILE = /^stream\.([A-Za-z0-9]{1,10})$/i;
-const IMAGE_TYPE: Record<string, PlaybackImageType> = {
-  primary: 'poster',
-  backdrop: 'fanart',
-  thumb: 'thumb',
-};
 /** Item lookups of the byte routes are reused this long: players send many Range requests per play. */
 const ITEM_CACHE_MS = 30_000;
 const SUBTITLE_MAX_BYTES = 10 * 1024 * 1024;
 
-/** Video, audio and download bytes, external subtitles and artwork. */
-export function registerStreamRoutes(routes: ProtocolRoutes): void {
+/** Video, audio and download bytes and external subtitles (artwork: image-cache/artwork.routes.ts). */
+export function registerStreamRoutes(
+  routes: ProtocolRoutes,
+  hooks: { played?: (item: PlaybackItem) => void } = {},
+): void {
   const { deps } = routes;
   const items = new LRUCache<string, PlaybackItem>({ max: 5_000, ttl: ITEM_CACHE_MS });
 
@@ -63,6 +54,8 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       const media = playedMedia(item);
       const route = { userId: player.player.userId, endpointId: player.endpointId };
       const connection = deps.sessions.openStream(player.context, media, attachment ? 'download' : 'play');
+      // Background work a play may start (metadata probing); returns at once.
+      if (!attachment) hooks.played?.(item);
       try {
         await deps.streamer.send(request, reply, {
           file: item.file!,
@@ -136,49 +129,4 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
     if (convertible) return deps.subtitles.converted(file, subtitle.path, bytes, format);
     return Buffer.from(srtToVtt(bytes.toString('utf8')), 'utf8');
   };
-
-  routes.anonymous(protoA.GetItemImage, async (request, reply, query) => {
-    const params = request.params as { id: string; type: string; index?: string };
-    const type = IMAGE_TYPE[params.type.toLowerCase()];
-    const id = fromProtocolId(params.id);
-    if (!type || !id || (params.index !== undefined && params.index !== '0')) throw notFound('image');
-    // Open like Emby's (players load artwork without a token); with a valid token, the user's libraries
-    // apply and artwork of a hidden item is not found.
-    const viewer = await routes.optionalPlayer(request);
-    // A library's image is the poster of the item its tag names (see the views).
-    const candidates = [id, fromProtocolId(query.string('tag'))].filter(
-      (value): value is string => value !== null,
-    );
-    for (const candidate of candidates) {
-      const url = await deps.media.imageUrl(candidate, type, viewer?.userId);
-      const answer = await undiciRequest(url, {
-        method: request.method === 'HEAD' ? 'HEAD' : 'GET',
-        headers: { [SERVICE_TOKEN_HEADER]: deps.serviceToken },
-        headersTimeout: 15_000,
-        bodyTimeout: 30_000,
-      }).catch((error: Error) => {
-        throw new AppError(503, 'UPSTREAM_UNAVAILABLE', `media service: ${error.message}`);
-      });
-      if (answer.statusCode === 404) {
-        await answer.body.dump();
-        continue;
-      }
-      if (answer.statusCode !== 200) {
-        await answer.body.dump();
-        throw new AppError(502, 'UPSTREAM_FAILED', `image answered ${answer.statusCode}`);
-      }
-      for (const header of ['content-type', 'content-length', 'etag', 'last-modified']) {
-        const value = answer.headers[header];
-        if (typeof value === 'string') void reply.header(header, value);
-      }
-      // The tag in the URL changes with the image, so players may keep it.
-      void reply.header('cache-control', 'public, max-age=86400');
-      if (request.method === 'HEAD') {
-        await answer.body.dump();
-        return reply.send();
-      }
-      return reply.send(answer.body);
-    }
-    throw notFound('image');
-  });
 }
