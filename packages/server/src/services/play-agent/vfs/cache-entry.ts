@@ -26,6 +26,18 @@ export interface EntryMeta extends EntryIdentity {
   version: 1;
   createdAt: number;
   lastAccessAt: number;
+  /** Ranges ffprobe was seen reading (smart probe); set once per version of the file. */
+  probeRanges?: ByteRange[] | null;
+  /** The ranges of the smart startup plan (container index found), null for a basic plan. */
+  smartRanges?: ByteRange[] | null;
+  /** The last write failure (pass-through), cleared when a later flush records bytes. */
+  writeError?: string | null;
+}
+
+/** Bytes being fetched into the entry (a fill chunk or a reader's upstream run); `done` when they end. */
+export interface Fill {
+  range: ByteRange;
+  done: Promise<void>;
 }
 
 /** The disk is full (or over quota): the entry stops writing and its readers go on from the source. */
@@ -65,6 +77,7 @@ export class CacheEntry {
   passThrough = false;
   writeError: string | null = null;
   closed = false;
+  private readonly fills = new Set<Fill>();
 
   private constructor(
     readonly key: string,
@@ -173,6 +186,7 @@ export class CacheEntry {
       return [];
     }
     this.ranges = union(this.ranges, added);
+    if (this.meta.writeError) this.meta.writeError = null;
     if (++this.appendsSinceCompact >= 256) {
       this.appendsSinceCompact = 0;
       await this.journal.compact(this.ranges).catch((error: unknown) => this.fail(error));
@@ -184,6 +198,57 @@ export class CacheEntry {
     this.passThrough = true;
     this.pending = [];
     this.writeError = isNoSpace(error) ? 'ENOSPC' : String(error);
+    this.meta.writeError = this.writeError;
+  }
+
+  /** Announces that `range` is being fetched into the entry; call the result when it ends. */
+  beginFill(range: ByteRange): () => void {
+    let finish = () => undefined as void;
+    const fill: Fill = { range, done: new Promise<void>((resolve) => (finish = resolve)) };
+    this.fills.add(fill);
+    return () => {
+      this.fills.delete(fill);
+      finish();
+    };
+  }
+
+  /** The fill that is fetching the byte at `position`, if any. */
+  fillAt(position: number): Fill | undefined {
+    for (const fill of this.fills) {
+      if (fill.range.start <= position && position <= fill.range.end) return fill;
+    }
+    return undefined;
+  }
+
+  /** Where the first fill inside `range` (after its first byte) starts, null when none is. */
+  nextFillStart(range: ByteRange): number | null {
+    let first: number | null = null;
+    for (const { range: fill } of this.fills) {
+      const start = Math.max(fill.start, range.start + 1);
+      if (start <= fill.end && start <= range.end && (first === null || start < first)) first = start;
+    }
+    return first;
+  }
+
+  /** Recorded, written and being-fetched bytes: what a new fill must not fetch again. */
+  get claimed(): RangeSet {
+    return union(
+      this.ranges,
+      this.pending,
+      [...this.fills].map((fill) => fill.range),
+    );
+  }
+
+  /** Records the startup plan (its ranges when smart) for the badge; saved with the metadata. */
+  setSmartRanges(ranges: ByteRange[] | null): Promise<void> {
+    this.meta.smartRanges = ranges;
+    return this.saveMeta();
+  }
+
+  /** Records what the smart probe observed, so that this version of the file is probed only once. */
+  setProbeRanges(ranges: ByteRange[]): Promise<void> {
+    this.meta.probeRanges = ranges;
+    return this.saveMeta();
   }
 
   /** Persists the last access time (the store calls it when the last reader leaves). */

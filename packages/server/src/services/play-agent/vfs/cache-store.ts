@@ -4,7 +4,7 @@ import path from 'node:path';
 import { CacheEntry, sameVersion, type EntryIdentity, type EntryMeta } from './cache-entry.js';
 import { planEviction, type EvictionPlan } from './eviction.js';
 import { parseJournal } from './range-journal.js';
-import { totalBytes } from './range-set.js';
+import { totalBytes, type RangeSet } from './range-set.js';
 import { SpaceLedger, type Reservation } from './space-ledger.js';
 
 /**
@@ -26,6 +26,10 @@ interface IndexItem {
   name: string;
   size: number;
   bytes: number;
+  /** Recorded ranges, last write error and smart plan as of the last close (the open entry's are live). */
+  ranges: RangeSet;
+  writeError: string | null;
+  smartRanges: RangeSet | null;
   lastAccessAt: number;
   open: CacheEntry | null;
   /** Opening in progress: later acquirers share it. */
@@ -47,8 +51,14 @@ export interface StoredEntryInfo {
   name: string;
   size: number;
   cachedBytes: number;
+  /** The recorded (servable) byte ranges. */
+  ranges: RangeSet;
   lastAccessAt: number;
   inUse: boolean;
+  /** Last write failure (the entry went pass-through), null when writing works. */
+  writeError: string | null;
+  /** Ranges of the smart startup plan, null without one (entry-badge.ts). */
+  smartRanges: RangeSet | null;
 }
 
 export type RemoveResult = 'removed' | 'in-use' | 'absent';
@@ -82,13 +92,17 @@ export class CacheStore {
       try {
         const meta = JSON.parse(await readFile(path.join(folder, 'meta.json'), 'utf8')) as EntryMeta;
         const journal = await readFile(path.join(folder, 'ranges'), 'utf8').catch(() => '');
-        const bytes = totalBytes(parseJournal(journal, meta.size));
+        const ranges = parseJournal(journal, meta.size);
+        const bytes = totalBytes(ranges);
         store.index.set(name, {
           key: name,
           sourceId: meta.sourceId,
           name: meta.name,
           size: meta.size,
           bytes,
+          ranges,
+          writeError: meta.writeError ?? null,
+          smartRanges: meta.smartRanges ?? null,
           lastAccessAt: meta.lastAccessAt,
           open: null,
           opening: null,
@@ -117,6 +131,9 @@ export class CacheStore {
         name: identity.name,
         size: identity.size,
         bytes: 0,
+        ranges: [],
+        writeError: null,
+        smartRanges: null,
         lastAccessAt: this.now(),
         open: null,
         opening: null,
@@ -159,6 +176,7 @@ export class CacheStore {
       // Another version of the file empties the entry: correct the books.
       this.ledger.forget(item.bytes);
       item.bytes = entry.cachedBytes;
+      item.ranges = entry.recorded;
       this.ledger.account(item.bytes);
       Object.assign(item, { sourceId: identity.sourceId, name: identity.name, size: identity.size });
       item.open = entry;
@@ -180,6 +198,9 @@ export class CacheStore {
     await entry.close();
     this.ledger.forget(item.bytes);
     item.bytes = entry.cachedBytes;
+    item.ranges = entry.recorded;
+    item.writeError = entry.meta.writeError ?? null;
+    item.smartRanges = entry.meta.smartRanges ?? null;
     this.ledger.account(item.bytes);
   }
 
@@ -264,15 +285,21 @@ export class CacheStore {
   }
 
   entries(): StoredEntryInfo[] {
-    return [...this.index.values()].map((item) => ({
-      key: item.key,
-      sourceId: item.sourceId,
-      name: item.name,
-      size: item.size,
-      cachedBytes: item.open ? item.open.cachedBytes : item.bytes,
-      lastAccessAt: item.lastAccessAt,
-      inUse: item.users > 0,
-    }));
+    return [...this.index.values()].map((item) => {
+      const open = item.open;
+      return {
+        key: item.key,
+        sourceId: item.sourceId,
+        name: item.name,
+        size: item.size,
+        cachedBytes: open ? open.cachedBytes : item.bytes,
+        ranges: open ? open.recorded : item.ranges,
+        lastAccessAt: item.lastAccessAt,
+        inUse: item.users > 0,
+        writeError: open ? (open.meta.writeError ?? null) : item.writeError,
+        smartRanges: open ? (open.meta.smartRanges ?? null) : item.smartRanges,
+      };
+    });
   }
 
   /** Closes open entries (their readers are gone: the node is stopping). */

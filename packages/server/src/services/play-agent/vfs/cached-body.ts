@@ -23,6 +23,13 @@ export interface CachedBodyOptions {
   maxQueuedBytes: number;
   /** The bytes of the file this entry may hold (the mode's plan); evaluated at each upstream run. */
   writable: () => RangeSet;
+  /**
+   * Longest upstream run (READ_AHEAD: runs are announced as fills, so a read-ahead fetches the bytes
+   * after them and another reader waits for them instead of fetching them twice). Default: unbounded.
+   */
+  maxRunBytes?: number;
+  /** Told the position after each chunk (the read-ahead loop follows it). */
+  onProgress?: (position: number) => void;
 }
 
 export const DEFAULT_BODY_OPTIONS = {
@@ -33,7 +40,8 @@ export const DEFAULT_BODY_OPTIONS = {
 };
 
 type Current =
-  { kind: 'local'; end: number } | { kind: 'upstream'; end: number; body: MediaBody; writable: RangeSet };
+  | { kind: 'local'; end: number }
+  | { kind: 'upstream'; end: number; body: MediaBody; writable: RangeSet; finish: (() => void) | null };
 
 export class CachedBody implements MediaBody {
   private position: number;
@@ -67,9 +75,13 @@ export class CachedBody implements MediaBody {
       if (this.closed || this.position > this.range.end) return null;
       this.signal.throwIfAborted();
       this.current ??= await this.next();
+      if (this.current === null) continue;
       if (this.current.kind === 'local') {
         const chunk = await this.readLocal(this.current.end);
-        if (chunk) return chunk;
+        if (chunk) {
+          this.options.onProgress?.(this.position);
+          return chunk;
+        }
         continue;
       }
       const chunk = await this.current.body.read();
@@ -86,20 +98,44 @@ export class CachedBody implements MediaBody {
       this.upstreamBytes += chunk.length;
       await this.store_(at, chunk, this.current.writable);
       if (this.position > this.current.end) await this.endUpstream();
+      this.options.onProgress?.(this.position);
       return chunk;
     }
   }
 
-  /** Decides where the bytes at `position` come from: the entry's verified ranges, else upstream. */
-  private async next(): Promise<Current> {
+  /**
+   * Decides where the bytes at `position` come from: the entry's verified ranges, else upstream. Null
+   * after waiting for a fill that was fetching them (the caller decides again).
+   */
+  private async next(): Promise<Current | null> {
     const recorded = this.localBroken ? [] : this.entry.recorded;
     const rest = { start: this.position, end: this.range.end };
     const local = intersect(recorded, rest)[0];
     if (local && local.start === this.position) return { kind: 'local', end: local.end };
-    const run = missing(recorded, rest)[0] ?? rest;
-    const body = await this.upstream.open(run, this.signal);
+    const run = { ...(missing(recorded, rest)[0] ?? rest) };
+    if (!this.localBroken && !this.entry.passThrough) {
+      const fill = this.entry.fillAt(this.position);
+      if (fill) {
+        await abortable(fill.done, this.signal);
+        return null;
+      }
+      // Stop before bytes someone is already fetching: they will be local by then.
+      const ahead = this.entry.nextFillStart(run);
+      if (ahead !== null) run.end = ahead - 1;
+    }
+    if (this.options.maxRunBytes !== undefined) {
+      run.end = Math.min(run.end, run.start + this.options.maxRunBytes - 1);
+    }
     const writable = this.noWrite || this.entry.passThrough ? [] : intersect(this.options.writable(), run);
-    return { kind: 'upstream', end: run.end, body, writable };
+    const finish =
+      this.options.maxRunBytes !== undefined && writable.length > 0 ? this.entry.beginFill(run) : null;
+    try {
+      const body = await this.upstream.open(run, this.signal);
+      return { kind: 'upstream', end: run.end, body, writable, finish };
+    } catch (error) {
+      finish?.();
+      throw error;
+    }
   }
 
   private async readLocal(end: number): Promise<Buffer | null> {
@@ -127,7 +163,14 @@ export class CachedBody implements MediaBody {
   private async endUpstream(): Promise<void> {
     const current = this.current;
     this.current = null;
-    if (current?.kind === 'upstream') await current.body.close();
+    if (current?.kind !== 'upstream') return;
+    await current.body.close();
+    if (current.finish) {
+      // Readers waiting for this run look again once its bytes are recorded.
+      await Promise.all([...this.queued]);
+      await this.entry.flush().catch(() => undefined);
+      current.finish();
+    }
   }
 
   /** Writes the allowed part of an upstream chunk at its offset. */
@@ -188,4 +231,17 @@ export class CachedBody implements MediaBody {
     this.reservation?.release();
     this.reservation = null;
   }
+}
+
+/** Waits for `promise`, or rejects when `signal` aborts first. */
+function abortable(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

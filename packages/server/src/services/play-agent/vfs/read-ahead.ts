@@ -33,6 +33,8 @@ interface Queued {
   key: string;
   job: DownloadJob;
   controller: AbortController;
+  /** Told when the job is dropped before it ran (cancel, stop). */
+  dropped: (() => void) | undefined;
 }
 
 /**
@@ -68,16 +70,16 @@ export class BackgroundDownloads {
   }
 
   /** Queues a download; false when the same key is already queued or running. */
-  enqueue(key: string, job: DownloadJob): boolean {
+  enqueue(key: string, job: DownloadJob, dropped?: () => void): boolean {
     if (this.stopped || this.running.has(key) || this.waiting.some((item) => item.key === key)) return false;
-    this.waiting.push({ key, job, controller: new AbortController() });
+    this.waiting.push({ key, job, controller: new AbortController(), dropped });
     this.pump();
     return true;
   }
 
   cancel(key: string): void {
     const index = this.waiting.findIndex((item) => item.key === key);
-    if (index >= 0) this.waiting.splice(index, 1);
+    if (index >= 0) this.waiting.splice(index, 1)[0]?.dropped?.();
     this.running.get(key)?.controller.abort(new Error('download cancelled'));
   }
 
@@ -130,7 +132,7 @@ export class BackgroundDownloads {
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.waiting.length = 0;
+    for (const item of this.waiting.splice(0)) item.dropped?.();
     for (const item of this.running.values()) item.controller.abort(new Error('downloads stopped'));
   }
 }
