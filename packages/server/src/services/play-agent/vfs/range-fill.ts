@@ -51,7 +51,7 @@ export async function fillRanges(
   let next = 0;
   let fetchedBytes = 0;
   let stopped = false;
-  let failure: unknown = null;
+  const failures: Error[] = [];
 
   const fetchPart = async (part: ByteRange): Promise<boolean> => {
     const finish = entry.beginFill(part);
@@ -97,12 +97,12 @@ export async function fillRanges(
         }
       } catch (error) {
         stopped = true;
-        failure ??= error;
+        failures.push(error instanceof Error ? error : new Error(String(error)));
       }
     }
   };
 
   await Promise.all(Array.from({ length: Math.max(1, options.threads) }, worker));
-  if (failure !== null) throw failure;
+  if (failures[0]) throw failures[0];
   return { fetchedBytes, complete: !stopped };
 }
