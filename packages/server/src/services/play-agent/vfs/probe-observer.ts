@@ -27,6 +27,7 @@ export interface ProbeObserverOptions {
 }
 
 const PIECE_BYTES = 32 * 1024;
+const RESPONSE_BYTES = 64 * 1024;
 
 /** The ranges ffprobe read from `source` (normalized); rejects when ffprobe fails or times out. */
 export async function observeProbeReads(
@@ -69,17 +70,14 @@ async function serveRange(
     response.writeHead(416, { 'content-range': `bytes */${size}` }).end();
     return;
   }
-  const range = asked.kind === 'partial' ? asked.range : { start: 0, end: size - 1 };
+  const whole = asked.kind === 'partial' ? asked.range : { start: 0, end: size - 1 };
+  const range = { start: whole.start, end: Math.min(whole.end, whole.start + RESPONSE_BYTES - 1) };
   const headers = {
     'accept-ranges': 'bytes',
     'content-type': 'application/octet-stream',
     'content-length': String(range.end - range.start + 1),
   };
-  if (asked.kind === 'partial') {
-    response.writeHead(206, { ...headers, 'content-range': contentRange(range, size) });
-  } else {
-    response.writeHead(200, headers);
-  }
+  response.writeHead(206, { ...headers, 'content-range': contentRange(range, size) });
   if (request.method === 'HEAD') {
     response.end();
     return;
@@ -125,6 +123,8 @@ function runProbe(url: string, options: ProbeObserverOptions): Promise<void> {
     'error',
     '-protocol_whitelist',
     'http,tcp',
+    '-reconnect',
+    '1',
     '-show_format',
     '-show_streams',
     '-of',
