@@ -1,6 +1,7 @@
 import { mkdir, open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
+import { EntryFills } from './entry-fills.js';
 import { RangeJournal } from './range-journal.js';
 import { normalize, totalBytes, union, type RangeSet } from './range-set.js';
 
@@ -32,12 +33,6 @@ export interface EntryMeta extends EntryIdentity {
   smartRanges?: ByteRange[] | null;
   /** The last write failure (pass-through), cleared when a later flush records bytes. */
   writeError?: string | null;
-}
-
-/** Bytes being fetched into the entry (a fill chunk or a reader's upstream run); `done` when they end. */
-export interface Fill {
-  range: ByteRange;
-  done: Promise<void>;
 }
 
 /** The disk is full (or over quota): the entry stops writing and its readers go on from the source. */
@@ -77,7 +72,8 @@ export class CacheEntry {
   passThrough = false;
   writeError: string | null = null;
   closed = false;
-  private readonly fills = new Set<Fill>();
+  /** Bytes being fetched into the entry right now (entry-fills.ts). */
+  readonly fills = new EntryFills();
 
   private constructor(
     readonly key: string,
@@ -187,6 +183,7 @@ export class CacheEntry {
     }
     this.ranges = union(this.ranges, added);
     if (this.meta.writeError) this.meta.writeError = null;
+    this.fills.wake();
     if (++this.appendsSinceCompact >= 256) {
       this.appendsSinceCompact = 0;
       await this.journal.compact(this.ranges).catch((error: unknown) => this.fail(error));
@@ -199,44 +196,12 @@ export class CacheEntry {
     this.pending = [];
     this.writeError = isNoSpace(error) ? 'ENOSPC' : String(error);
     this.meta.writeError = this.writeError;
-  }
-
-  /** Announces that `range` is being fetched into the entry; call the result when it ends. */
-  beginFill(range: ByteRange): () => void {
-    let finish = () => undefined as void;
-    const fill: Fill = { range, done: new Promise<void>((resolve) => (finish = resolve)) };
-    this.fills.add(fill);
-    return () => {
-      this.fills.delete(fill);
-      finish();
-    };
-  }
-
-  /** The fill that is fetching the byte at `position`, if any. */
-  fillAt(position: number): Fill | undefined {
-    for (const fill of this.fills) {
-      if (fill.range.start <= position && position <= fill.range.end) return fill;
-    }
-    return undefined;
-  }
-
-  /** Where the first fill inside `range` (after its first byte) starts, null when none is. */
-  nextFillStart(range: ByteRange): number | null {
-    let first: number | null = null;
-    for (const { range: fill } of this.fills) {
-      const start = Math.max(fill.start, range.start + 1);
-      if (start <= fill.end && start <= range.end && (first === null || start < first)) first = start;
-    }
-    return first;
+    this.fills.wake();
   }
 
   /** Recorded, written and being-fetched bytes: what a new fill must not fetch again. */
   get claimed(): RangeSet {
-    return union(
-      this.ranges,
-      this.pending,
-      [...this.fills].map((fill) => fill.range),
-    );
+    return union(this.ranges, this.pending, this.fills.ranges);
   }
 
   /** Records the startup plan (its ranges when smart) for the badge; saved with the metadata. */

@@ -1,6 +1,7 @@
 import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import { SourceError, type MediaBody, type MediaSource } from '../stream/sources.js';
 import type { CacheEntry } from './cache-entry.js';
+import { FILL_WAIT_BYTES, type EntryFills } from './entry-fills.js';
 import type { CacheStore } from './cache-store.js';
 import { intersect, missing, rangeBytes, type RangeSet } from './range-set.js';
 import type { Reservation } from './space-ledger.js';
@@ -41,7 +42,16 @@ export const DEFAULT_BODY_OPTIONS = {
 
 type Current =
   | { kind: 'local'; end: number }
-  | { kind: 'upstream'; end: number; body: MediaBody; writable: RangeSet; finish: (() => void) | null };
+  | {
+      kind: 'upstream';
+      end: number;
+      body: MediaBody;
+      writable: RangeSet;
+      /** This run, announced (READ_AHEAD) so that others wait for it. */
+      fill: AnnouncedRun | null;
+    };
+
+type AnnouncedRun = ReturnType<EntryFills['begin']>;
 
 export class CachedBody implements MediaBody {
   private position: number;
@@ -96,6 +106,7 @@ export class CachedBody implements MediaBody {
       const at = this.position;
       this.position += chunk.length;
       this.upstreamBytes += chunk.length;
+      if (this.current.fill) this.current.fill.progress = this.position;
       await this.store_(at, chunk, this.current.writable);
       if (this.position > this.current.end) await this.endUpstream();
       this.options.onProgress?.(this.position);
@@ -114,26 +125,32 @@ export class CachedBody implements MediaBody {
     if (local && local.start === this.position) return { kind: 'local', end: local.end };
     const run = { ...(missing(recorded, rest)[0] ?? rest) };
     if (!this.localBroken && !this.entry.passThrough) {
-      const fill = this.entry.fillAt(this.position);
+      const fill = this.entry.fills.at(this.position);
       if (fill) {
-        await abortable(fill.done, this.signal);
-        return null;
+        if (!fill.cuttable || this.position - fill.progress <= FILL_WAIT_BYTES) {
+          // The bytes arrive soon: wait for the next record (or the end of the fill) and look again.
+          await abortable(Promise.race([fill.done, this.entry.fills.progressed()]), this.signal);
+          return null;
+        }
+        fill.cut(this.position - 1);
       }
       // Stop before bytes someone is already fetching: they will be local by then.
-      const ahead = this.entry.nextFillStart(run);
+      const ahead = this.entry.fills.nextStart(run);
       if (ahead !== null) run.end = ahead - 1;
     }
     if (this.options.maxRunBytes !== undefined) {
       run.end = Math.min(run.end, run.start + this.options.maxRunBytes - 1);
     }
     const writable = this.noWrite || this.entry.passThrough ? [] : intersect(this.options.writable(), run);
-    const finish =
-      this.options.maxRunBytes !== undefined && writable.length > 0 ? this.entry.beginFill(run) : null;
+    const fill =
+      this.options.maxRunBytes !== undefined && writable.length > 0
+        ? this.entry.fills.begin(run, false)
+        : null;
     try {
       const body = await this.upstream.open(run, this.signal);
-      return { kind: 'upstream', end: run.end, body, writable, finish };
+      return { kind: 'upstream', end: run.end, body, writable, fill };
     } catch (error) {
-      finish?.();
+      fill?.finish();
       throw error;
     }
   }
@@ -165,11 +182,11 @@ export class CachedBody implements MediaBody {
     this.current = null;
     if (current?.kind !== 'upstream') return;
     await current.body.close();
-    if (current.finish) {
+    if (current.fill) {
       // Readers waiting for this run look again once its bytes are recorded.
       await Promise.all([...this.queued]);
       await this.entry.flush().catch(() => undefined);
-      current.finish();
+      current.fill.finish();
     }
   }
 

@@ -13,6 +13,9 @@ import { missing, rangeBytes, type RangeSet } from './range-set.js';
  * or being fetched by someone else are skipped.
  */
 
+/** Bytes written between two records of a fill (a reader waiting for them gets them this often). */
+const FLUSH_BYTES = 1024 * 1024;
+
 export interface FillOptions {
   signal: AbortSignal;
   /** Ranged reads at once (1 = one after the other). */
@@ -54,32 +57,41 @@ export async function fillRanges(
   const failures: Error[] = [];
 
   const fetchPart = async (part: ByteRange): Promise<boolean> => {
-    const finish = entry.beginFill(part);
+    const fill = entry.fills.begin(part, true);
     const reservation = await store.reserve(rangeBytes(part));
     try {
       if (!reservation) return false;
       const body = await upstream.open(part, options.signal);
       try {
         let position = part.start;
-        for (;;) {
+        let unflushed = 0;
+        // A reader that needs bytes far ahead may cut the fill short (entry-fills.ts): stop there.
+        while (position <= fill.range.end) {
           const chunk = await body.read();
           if (chunk === null) break;
-          const bytes = Buffer.from(chunk);
+          const bytes = Buffer.from(chunk.subarray(0, fill.range.end - position + 1));
           body.release(chunk);
           fetchedBytes += bytes.length;
           if (!(await entry.write(position, bytes))) return false;
           reservation.consume(bytes.length);
           store.noteWritten(entry, bytes.length);
           position += bytes.length;
+          fill.progress = position;
+          unflushed += bytes.length;
+          if (unflushed >= FLUSH_BYTES) {
+            unflushed = 0;
+            // Readers waiting for these bytes get them before the whole chunk is in.
+            await entry.flush();
+          }
         }
-        return position > part.end;
+        return position > fill.range.end;
       } finally {
         await body.close();
       }
     } finally {
       reservation?.release();
       await entry.flush().catch(() => undefined);
-      finish();
+      fill.finish();
     }
   };
 

@@ -72,6 +72,24 @@ describe('fills', () => {
     expect(upstream.opens[0]).toEqual({ start: 300 * KiB, end: 512 * KiB - 1 });
     await reader.close();
   });
+  it('are cut short where a reader seeks far ahead of their progress, so the reader does not wait', async () => {
+    const content = patternBytes(8 * MiB, 5);
+    const { store, reader, entry } = await entryOf(content);
+    const slow = memorySource(content, { chunkBytes: 32 * KiB, delayMs: 3 });
+    const filling = fillRanges(entry, store, slow, [{ start: 0, end: content.length - 1 }], {
+      signal: never,
+      threads: 1,
+      chunkBytes: 8 * MiB,
+    });
+    await waitUntil(() => entry.fills.ranges.length === 1 && slow.served > 0, 'the fill to start');
+    const seek = { start: 6 * MiB, end: 6 * MiB + 64 * KiB - 1 };
+    expect((await readAll(reader, seek)).equals(content.subarray(seek.start, seek.end + 1))).toBe(true);
+    const result = await filling;
+    expect(result.fetchedBytes).toBeLessThanOrEqual(6 * MiB);
+    expect(covers(entry.recorded, seek)).toBe(true);
+    expect(covers(entry.recorded, { start: 0, end: result.fetchedBytes - 1 })).toBe(true);
+    await reader.close();
+  });
 });
 
 describe('the read-ahead loop', () => {
