@@ -45,9 +45,10 @@ interface Queued {
 export class BackgroundDownloads {
   private readonly waiting: Queued[] = [];
   private readonly running = new Map<string, Queued>();
+  private readonly runs = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
-  /** Failures of jobs (reported, never thrown). */
+  /** The latest failures of jobs (reported, never thrown; the oldest are dropped past 50). */
   readonly failures: { key: string; error: unknown }[] = [];
 
   constructor(
@@ -96,7 +97,8 @@ export class BackgroundDownloads {
       }
       const next = this.waiting.shift()!;
       this.running.set(next.key, next);
-      void this.run(next);
+      const run = this.run(next).finally(() => this.runs.delete(run));
+      this.runs.add(run);
     }
   }
 
@@ -122,10 +124,16 @@ export class BackgroundDownloads {
       await item.job({ signal, whilePaused });
     } catch (error) {
       if (!signal.aborted) this.failures.push({ key: item.key, error });
+      if (this.failures.length > 50) this.failures.splice(0, this.failures.length - 50);
     } finally {
       this.running.delete(item.key);
       this.pump();
     }
+  }
+
+  /** Resolves when the jobs running now have ended (after `stop()`: when everything has). */
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await Promise.all([...this.runs]);
   }
 
   /** Cancels everything and waits for nothing more to start. */

@@ -143,6 +143,8 @@ export class VfsCache {
 
   async stop(): Promise<void> {
     this.downloads.stop();
+    // Aborted jobs end quickly (their fetches and ffprobe are cancelled); their entries close with them.
+    await this.downloads.idle();
     await this.cleanup.stop();
     await this.store.close();
   }
