@@ -1,6 +1,6 @@
 import type { VfsCacheConfig } from '@svc/contracts';
 import type { MediaFacts, MediaSource } from '../stream/sources.js';
-import type { CacheEntry } from './cache-entry.js';
+import type { CacheEntry, EntryItem } from './cache-entry.js';
 import type { CacheStore } from './cache-store.js';
 import { CachedSource } from './cached-source.js';
 import type { DiskPressure } from './disk-pressure.js';
@@ -30,7 +30,22 @@ export interface WrapTarget {
   durationSeconds?: number | null;
   bitrate?: number | null;
   driveId?: string | null;
+  itemId?: string;
+  seriesName?: string | null;
+  seasonNumber?: number | null;
+  episodeNumber?: number | null;
   onPlan?: (plan: StartupPlan) => void;
+}
+
+/** The library facts of a wrapped file, as the entry keeps them (null when the caller gave none). */
+export function itemOf(target: WrapTarget): EntryItem | null {
+  if (target.itemId === undefined && target.seriesName == null) return null;
+  return {
+    itemId: target.itemId ?? null,
+    seriesName: target.seriesName ?? null,
+    seasonNumber: target.seasonNumber ?? null,
+    episodeNumber: target.episodeNumber ?? null,
+  };
 }
 
 export interface FillParams {
@@ -63,6 +78,7 @@ export async function withEntry<T>(
   const reader = new CachedSource(upstream, context.store, {
     sourceId: target.sourceId,
     name: target.name,
+    item: itemOf(target),
     writable,
   });
   try {

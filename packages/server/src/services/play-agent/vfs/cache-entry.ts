@@ -12,6 +12,14 @@ import { normalize, totalBytes, union, type RangeSet } from './range-set.js';
  * `flush()` has synced the data file and appended their ranges to the journal.
  */
 
+/** The library item a file belongs to, for grouping entries by episode in the entry list. */
+export interface EntryItem {
+  itemId?: string | null;
+  seriesName?: string | null;
+  seasonNumber?: number | null;
+  episodeNumber?: number | null;
+}
+
 /** Which version of which file an entry holds: a different size, mtime or ETag starts the entry anew. */
 export interface EntryIdentity {
   /** Stable id of the source file (e.g. `<mountId>:<path>`). */
@@ -21,6 +29,8 @@ export interface EntryIdentity {
   size: number;
   mtimeMs: number | null;
   etag: string | null;
+  /** Library facts (not part of the version: a changed item is saved over the old one). */
+  item?: EntryItem | null;
 }
 
 export interface EntryMeta extends EntryIdentity {
@@ -98,6 +108,9 @@ export class CacheEntry {
       await rm(path.join(folder, 'ranges'), { force: true });
       await rm(path.join(folder, 'data'), { force: true });
       meta = { version: 1, ...identity, createdAt: now, lastAccessAt: now };
+      await writeMetaFile(metaFile, meta);
+    } else if (identity.item && JSON.stringify(identity.item) !== JSON.stringify(meta.item ?? null)) {
+      meta.item = identity.item;
       await writeMetaFile(metaFile, meta);
     }
     const data = await open(path.join(folder, 'data'), 'a+').then(async (handle) => {

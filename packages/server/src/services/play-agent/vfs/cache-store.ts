@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { CacheEntry, sameVersion, type EntryIdentity, type EntryMeta } from './cache-entry.js';
+import {
+  CacheEntry,
+  sameVersion,
+  type EntryIdentity,
+  type EntryItem,
+  type EntryMeta,
+} from './cache-entry.js';
 import { planEviction, type EvictionPlan } from './eviction.js';
 import { parseJournal } from './range-journal.js';
 import { totalBytes, type RangeSet } from './range-set.js';
@@ -30,6 +36,7 @@ interface IndexItem {
   ranges: RangeSet;
   writeError: string | null;
   smartRanges: RangeSet | null;
+  item: EntryItem | null;
   lastAccessAt: number;
   open: CacheEntry | null;
   /** Opening in progress: later acquirers share it. */
@@ -59,6 +66,8 @@ export interface StoredEntryInfo {
   writeError: string | null;
   /** Ranges of the smart startup plan, null without one (entry-badge.ts). */
   smartRanges: RangeSet | null;
+  /** The library item (episode facts), when the wrapper was told. */
+  item: EntryItem | null;
 }
 
 export type RemoveResult = 'removed' | 'in-use' | 'absent';
@@ -103,6 +112,7 @@ export class CacheStore {
           ranges,
           writeError: meta.writeError ?? null,
           smartRanges: meta.smartRanges ?? null,
+          item: meta.item ?? null,
           lastAccessAt: meta.lastAccessAt,
           open: null,
           opening: null,
@@ -134,6 +144,7 @@ export class CacheStore {
         ranges: [],
         writeError: null,
         smartRanges: null,
+        item: identity.item ?? null,
         lastAccessAt: this.now(),
         open: null,
         opening: null,
@@ -178,7 +189,12 @@ export class CacheStore {
       item.bytes = entry.cachedBytes;
       item.ranges = entry.recorded;
       this.ledger.account(item.bytes);
-      Object.assign(item, { sourceId: identity.sourceId, name: identity.name, size: identity.size });
+      Object.assign(item, {
+        sourceId: identity.sourceId,
+        name: identity.name,
+        size: identity.size,
+        item: entry.meta.item ?? null,
+      });
       item.open = entry;
       return entry;
     })().finally(() => (item.opening = null));
@@ -298,6 +314,7 @@ export class CacheStore {
         inUse: item.users > 0,
         writeError: open ? (open.meta.writeError ?? null) : item.writeError,
         smartRanges: open ? (open.meta.smartRanges ?? null) : item.smartRanges,
+        item: open ? (open.meta.item ?? null) : item.item,
       };
     });
   }

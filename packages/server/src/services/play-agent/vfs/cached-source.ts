@@ -1,7 +1,7 @@
 import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import type { MediaBody, MediaFacts, MediaSource } from '../stream/sources.js';
 import { CachedBody, DEFAULT_BODY_OPTIONS, type CachedBodyOptions } from './cached-body.js';
-import type { CacheEntry } from './cache-entry.js';
+import type { CacheEntry, EntryItem } from './cache-entry.js';
 import type { CacheStore } from './cache-store.js';
 import type { RangeSet } from './range-set.js';
 
@@ -18,6 +18,8 @@ export interface CachedSourceOptions extends Partial<
   sourceId: string;
   /** Display name for the entry list. */
   name: string;
+  /** Library facts of the file (entry list grouping). */
+  item?: EntryItem | null;
   /**
    * The bytes this file may keep, from its facts (SMART_STARTUP: the startup plan; READ_AHEAD: the whole
    * file). Called again at each upstream run, so a plan refined later (index found) applies at once.
@@ -63,6 +65,7 @@ export class CachedSource implements MediaSource {
         size: facts.size,
         mtimeMs: facts.mtime ? facts.mtime.getTime() : null,
         etag: facts.etag ?? null,
+        item: this.options.item ?? null,
       }),
     );
     // A failed open is not kept: the next open tries again.

@@ -2,6 +2,7 @@ import type { MediaSource } from '../stream/sources.js';
 import {
   enqueueWithUpstream,
   fillParams,
+  itemOf,
   withEntry,
   type CacheContext,
   type WrapTarget,
@@ -32,6 +33,7 @@ export function readAheadSource(
   const source: CachedSource = new CachedSource(upstream, context.store, {
     sourceId: target.sourceId,
     name: target.name,
+    item: itemOf(target),
     writable: (facts) => [{ start: 0, end: facts.size - 1 }],
     maxRunBytes: READ_AHEAD_RUN_BYTES,
     onEntry: (entry) => {

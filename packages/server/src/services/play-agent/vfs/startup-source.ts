@@ -4,6 +4,7 @@ import type { CacheEntry } from './cache-entry.js';
 import {
   enqueueWithUpstream,
   fillParams,
+  itemOf,
   withEntry,
   type CacheContext,
   type WrapTarget,
@@ -62,6 +63,7 @@ export function startupSource(
   const source: CachedSource = new CachedSource(upstream, context.store, {
     sourceId: target.sourceId,
     name: target.name,
+    item: itemOf(target),
     onEntry: (entry, facts) => (opened = { entry, facts }),
     writable: (facts, entry) => {
       if (!plan) {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { DEFAULT_VFS_CACHE_CONFIG, type VfsCacheConfig } from '@svc/contracts';
 import { afterAll, describe, expect, it } from 'vitest';
+import { CacheStore } from '../../../../src/services/play-agent/vfs/cache-store.js';
 import { CachedSource } from '../../../../src/services/play-agent/vfs/cached-source.js';
 import { covers, totalBytes } from '../../../../src/services/play-agent/vfs/range-set.js';
 import { VfsCache } from '../../../../src/services/play-agent/vfs/vfs-cache.js';
@@ -103,5 +104,21 @@ describe('the cache in READ_AHEAD mode', () => {
       CachedSource,
     );
     await cache.stop();
+  });
+
+  it('keeps the library item of an entry (episode grouping), also across a restart', async () => {
+    const cache = await open({ readAheadBytes: 64 * KiB });
+    const item = { itemId: 'ep-7', seriesName: 'Show', seasonNumber: 2, episodeNumber: 7 };
+    const source = cache.wrap(memorySource(patternBytes(MiB)), {
+      sourceId: 'd:/s02e07',
+      name: 'e7',
+      ...item,
+    });
+    await readAll(source, { start: 0, end: 999 });
+    await source.close();
+    expect(cache.store.entries()[0]?.item).toEqual(item);
+    await cache.stop();
+    const restarted = await CacheStore.open({ directory: cache.store.directory, capacityBytes: MiB * 64 });
+    expect(restarted.entries()[0]?.item).toEqual(item);
   });
 });
