@@ -122,7 +122,7 @@ export async function completeStartup(
     signal,
     async (reader, entry, facts) => {
       plan = planOf(context, target, facts, [], entry.meta.probeRanges ?? []);
-      const found = await findContainerIndex(async (range) => readRange(reader, range), facts.size);
+      const found = await findContainerIndex(async (range) => readRange(reader, range, signal), facts.size);
       plan = planOf(context, target, facts, found.index, entry.meta.probeRanges ?? []);
       if (wantsProbe(context, entry)) {
         const observed = await context
