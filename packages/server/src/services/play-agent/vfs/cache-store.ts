@@ -1,17 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import {
-  CacheEntry,
-  sameVersion,
-  type EntryIdentity,
-  type EntryItem,
-  type EntryMeta,
-} from './cache-entry.js';
+import { CacheEntry, sameVersion, type EntryIdentity } from './cache-entry.js';
 import { planEviction, type EvictionPlan } from './eviction.js';
-import { parseJournal } from './range-journal.js';
-import { totalBytes, type RangeSet } from './range-set.js';
 import { SpaceLedger, type Reservation } from './space-ledger.js';
+import { readIndexItem, type IndexItem, type StoredEntryInfo } from './store-index.js';
+
+export type { StoredEntryInfo } from './store-index.js';
 
 /**
  * The video cache directory: one folder per entry (cache-entry.ts), an index of all entries (bytes, last
@@ -26,48 +21,12 @@ export interface StoreOptions {
   now?: () => number;
 }
 
-interface IndexItem {
-  key: string;
-  sourceId: string;
-  name: string;
-  size: number;
-  bytes: number;
-  /** Recorded ranges, last write error and smart plan as of the last close (the open entry's are live). */
-  ranges: RangeSet;
-  writeError: string | null;
-  smartRanges: RangeSet | null;
-  item: EntryItem | null;
-  lastAccessAt: number;
-  open: CacheEntry | null;
-  /** Opening in progress: later acquirers share it. */
-  opening: Promise<CacheEntry> | null;
-  users: number;
-}
-
 export interface StoreUsage {
   capacityBytes: number;
   usedBytes: number;
   inFlightBytes: number;
   entries: number;
   entriesInUse: number;
-}
-
-export interface StoredEntryInfo {
-  key: string;
-  sourceId: string;
-  name: string;
-  size: number;
-  cachedBytes: number;
-  /** The recorded (servable) byte ranges. */
-  ranges: RangeSet;
-  lastAccessAt: number;
-  inUse: boolean;
-  /** Last write failure (the entry went pass-through), null when writing works. */
-  writeError: string | null;
-  /** Ranges of the smart startup plan, null without one (entry-badge.ts). */
-  smartRanges: RangeSet | null;
-  /** The library item (episode facts), when the wrapper was told. */
-  item: EntryItem | null;
 }
 
 export type RemoveResult = 'removed' | 'in-use' | 'absent';
@@ -98,30 +57,13 @@ export class CacheStore {
     for (const name of await readdir(options.directory)) {
       if (!/^[0-9a-f]{32}$/.test(name)) continue;
       const folder = path.join(options.directory, name);
-      try {
-        const meta = JSON.parse(await readFile(path.join(folder, 'meta.json'), 'utf8')) as EntryMeta;
-        const journal = await readFile(path.join(folder, 'ranges'), 'utf8').catch(() => '');
-        const ranges = parseJournal(journal, meta.size);
-        const bytes = totalBytes(ranges);
-        store.index.set(name, {
-          key: name,
-          sourceId: meta.sourceId,
-          name: meta.name,
-          size: meta.size,
-          bytes,
-          ranges,
-          writeError: meta.writeError ?? null,
-          smartRanges: meta.smartRanges ?? null,
-          item: meta.item ?? null,
-          lastAccessAt: meta.lastAccessAt,
-          open: null,
-          opening: null,
-          users: 0,
-        });
-        store.ledger.account(bytes);
-      } catch {
-        await rm(folder, { recursive: true, force: true });
+      const item = await readIndexItem(folder, name);
+      if (item) {
+        store.index.set(name, item);
+        store.ledger.account(item.bytes);
+        continue;
       }
+      await rm(folder, { recursive: true, force: true });
     }
     return store;
   }
