@@ -1,6 +1,7 @@
 import { mkdir, open, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
+import { EntryFills } from './entry-fills.js';
 import { RangeJournal } from './range-journal.js';
 import { normalize, totalBytes, union, type RangeSet } from './range-set.js';
 
@@ -11,6 +12,14 @@ import { normalize, totalBytes, union, type RangeSet } from './range-set.js';
  * `flush()` has synced the data file and appended their ranges to the journal.
  */
 
+/** The library item a file belongs to, for grouping entries by episode in the entry list. */
+export interface EntryItem {
+  itemId?: string | null;
+  seriesName?: string | null;
+  seasonNumber?: number | null;
+  episodeNumber?: number | null;
+}
+
 /** Which version of which file an entry holds: a different size, mtime or ETag starts the entry anew. */
 export interface EntryIdentity {
   /** Stable id of the source file (e.g. `<mountId>:<path>`). */
@@ -20,12 +29,20 @@ export interface EntryIdentity {
   size: number;
   mtimeMs: number | null;
   etag: string | null;
+  /** Library facts (not part of the version: a changed item is saved over the old one). */
+  item?: EntryItem | null;
 }
 
 export interface EntryMeta extends EntryIdentity {
   version: 1;
   createdAt: number;
   lastAccessAt: number;
+  /** Ranges ffprobe was seen reading (smart probe); set once per version of the file. */
+  probeRanges?: ByteRange[] | null;
+  /** The ranges of the smart startup plan (container index found), null for a basic plan. */
+  smartRanges?: ByteRange[] | null;
+  /** The last write failure (pass-through), cleared when a later flush records bytes. */
+  writeError?: string | null;
 }
 
 /** The disk is full (or over quota): the entry stops writing and its readers go on from the source. */
@@ -65,6 +82,8 @@ export class CacheEntry {
   passThrough = false;
   writeError: string | null = null;
   closed = false;
+  /** Bytes being fetched into the entry right now (entry-fills.ts). */
+  readonly fills = new EntryFills();
 
   private constructor(
     readonly key: string,
@@ -89,6 +108,9 @@ export class CacheEntry {
       await rm(path.join(folder, 'ranges'), { force: true });
       await rm(path.join(folder, 'data'), { force: true });
       meta = { version: 1, ...identity, createdAt: now, lastAccessAt: now };
+      await writeMetaFile(metaFile, meta);
+    } else if (identity.item && JSON.stringify(identity.item) !== JSON.stringify(meta.item ?? null)) {
+      meta.item = identity.item;
       await writeMetaFile(metaFile, meta);
     }
     const data = await open(path.join(folder, 'data'), 'a+').then(async (handle) => {
@@ -173,6 +195,8 @@ export class CacheEntry {
       return [];
     }
     this.ranges = union(this.ranges, added);
+    if (this.meta.writeError) this.meta.writeError = null;
+    this.fills.wake();
     if (++this.appendsSinceCompact >= 256) {
       this.appendsSinceCompact = 0;
       await this.journal.compact(this.ranges).catch((error: unknown) => this.fail(error));
@@ -184,6 +208,25 @@ export class CacheEntry {
     this.passThrough = true;
     this.pending = [];
     this.writeError = isNoSpace(error) ? 'ENOSPC' : String(error);
+    this.meta.writeError = this.writeError;
+    this.fills.wake();
+  }
+
+  /** Recorded, written and being-fetched bytes: what a new fill must not fetch again. */
+  get claimed(): RangeSet {
+    return union(this.ranges, this.pending, this.fills.ranges);
+  }
+
+  /** Records the startup plan (its ranges when smart) for the badge; saved with the metadata. */
+  setSmartRanges(ranges: ByteRange[] | null): Promise<void> {
+    this.meta.smartRanges = ranges;
+    return this.saveMeta();
+  }
+
+  /** Records what the smart probe observed, so that this version of the file is probed only once. */
+  setProbeRanges(ranges: ByteRange[]): Promise<void> {
+    this.meta.probeRanges = ranges;
+    return this.saveMeta();
   }
 
   /** Persists the last access time (the store calls it when the last reader leaves). */

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { CacheEntry, sameVersion, type EntryIdentity, type EntryMeta } from './cache-entry.js';
+import { CacheEntry, sameVersion, type EntryIdentity } from './cache-entry.js';
 import { planEviction, type EvictionPlan } from './eviction.js';
-import { parseJournal } from './range-journal.js';
-import { totalBytes } from './range-set.js';
 import { SpaceLedger, type Reservation } from './space-ledger.js';
+import { readIndexItem, type IndexItem, type StoredEntryInfo } from './store-index.js';
+
+export type { StoredEntryInfo } from './store-index.js';
 
 /**
  * The video cache directory: one folder per entry (cache-entry.ts), an index of all entries (bytes, last
@@ -20,35 +21,12 @@ export interface StoreOptions {
   now?: () => number;
 }
 
-interface IndexItem {
-  key: string;
-  sourceId: string;
-  name: string;
-  size: number;
-  bytes: number;
-  lastAccessAt: number;
-  open: CacheEntry | null;
-  /** Opening in progress: later acquirers share it. */
-  opening: Promise<CacheEntry> | null;
-  users: number;
-}
-
 export interface StoreUsage {
   capacityBytes: number;
   usedBytes: number;
   inFlightBytes: number;
   entries: number;
   entriesInUse: number;
-}
-
-export interface StoredEntryInfo {
-  key: string;
-  sourceId: string;
-  name: string;
-  size: number;
-  cachedBytes: number;
-  lastAccessAt: number;
-  inUse: boolean;
 }
 
 export type RemoveResult = 'removed' | 'in-use' | 'absent';
@@ -79,25 +57,13 @@ export class CacheStore {
     for (const name of await readdir(options.directory)) {
       if (!/^[0-9a-f]{32}$/.test(name)) continue;
       const folder = path.join(options.directory, name);
-      try {
-        const meta = JSON.parse(await readFile(path.join(folder, 'meta.json'), 'utf8')) as EntryMeta;
-        const journal = await readFile(path.join(folder, 'ranges'), 'utf8').catch(() => '');
-        const bytes = totalBytes(parseJournal(journal, meta.size));
-        store.index.set(name, {
-          key: name,
-          sourceId: meta.sourceId,
-          name: meta.name,
-          size: meta.size,
-          bytes,
-          lastAccessAt: meta.lastAccessAt,
-          open: null,
-          opening: null,
-          users: 0,
-        });
-        store.ledger.account(bytes);
-      } catch {
-        await rm(folder, { recursive: true, force: true });
+      const item = await readIndexItem(folder, name);
+      if (item) {
+        store.index.set(name, item);
+        store.ledger.account(item.bytes);
+        continue;
       }
+      await rm(folder, { recursive: true, force: true });
     }
     return store;
   }
@@ -117,6 +83,10 @@ export class CacheStore {
         name: identity.name,
         size: identity.size,
         bytes: 0,
+        ranges: [],
+        writeError: null,
+        smartRanges: null,
+        item: identity.item ?? null,
         lastAccessAt: this.now(),
         open: null,
         opening: null,
@@ -159,8 +129,14 @@ export class CacheStore {
       // Another version of the file empties the entry: correct the books.
       this.ledger.forget(item.bytes);
       item.bytes = entry.cachedBytes;
+      item.ranges = entry.recorded;
       this.ledger.account(item.bytes);
-      Object.assign(item, { sourceId: identity.sourceId, name: identity.name, size: identity.size });
+      Object.assign(item, {
+        sourceId: identity.sourceId,
+        name: identity.name,
+        size: identity.size,
+        item: entry.meta.item ?? null,
+      });
       item.open = entry;
       return entry;
     })().finally(() => (item.opening = null));
@@ -180,6 +156,9 @@ export class CacheStore {
     await entry.close();
     this.ledger.forget(item.bytes);
     item.bytes = entry.cachedBytes;
+    item.ranges = entry.recorded;
+    item.writeError = entry.meta.writeError ?? null;
+    item.smartRanges = entry.meta.smartRanges ?? null;
     this.ledger.account(item.bytes);
   }
 
@@ -264,15 +243,22 @@ export class CacheStore {
   }
 
   entries(): StoredEntryInfo[] {
-    return [...this.index.values()].map((item) => ({
-      key: item.key,
-      sourceId: item.sourceId,
-      name: item.name,
-      size: item.size,
-      cachedBytes: item.open ? item.open.cachedBytes : item.bytes,
-      lastAccessAt: item.lastAccessAt,
-      inUse: item.users > 0,
-    }));
+    return [...this.index.values()].map((item) => {
+      const open = item.open;
+      return {
+        key: item.key,
+        sourceId: item.sourceId,
+        name: item.name,
+        size: item.size,
+        cachedBytes: open ? open.cachedBytes : item.bytes,
+        ranges: open ? open.recorded : item.ranges,
+        lastAccessAt: item.lastAccessAt,
+        inUse: item.users > 0,
+        writeError: open ? (open.meta.writeError ?? null) : item.writeError,
+        smartRanges: open ? (open.meta.smartRanges ?? null) : item.smartRanges,
+        item: open ? (open.meta.item ?? null) : item.item,
+      };
+    });
   }
 
   /** Closes open entries (their readers are gone: the node is stopping). */

@@ -1,6 +1,7 @@
 import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import { SourceError, type MediaBody, type MediaSource } from '../stream/sources.js';
 import type { CacheEntry } from './cache-entry.js';
+import { FILL_WAIT_BYTES, type EntryFills } from './entry-fills.js';
 import type { CacheStore } from './cache-store.js';
 import { intersect, missing, rangeBytes, type RangeSet } from './range-set.js';
 import type { Reservation } from './space-ledger.js';
@@ -23,6 +24,13 @@ export interface CachedBodyOptions {
   maxQueuedBytes: number;
   /** The bytes of the file this entry may hold (the mode's plan); evaluated at each upstream run. */
   writable: () => RangeSet;
+  /**
+   * Longest upstream run (READ_AHEAD: runs are announced as fills, so a read-ahead fetches the bytes
+   * after them and another reader waits for them instead of fetching them twice). Default: unbounded.
+   */
+  maxRunBytes?: number;
+  /** Told the position after each chunk (the read-ahead loop follows it). */
+  onProgress?: (position: number) => void;
 }
 
 export const DEFAULT_BODY_OPTIONS = {
@@ -33,7 +41,17 @@ export const DEFAULT_BODY_OPTIONS = {
 };
 
 type Current =
-  { kind: 'local'; end: number } | { kind: 'upstream'; end: number; body: MediaBody; writable: RangeSet };
+  | { kind: 'local'; end: number }
+  | {
+      kind: 'upstream';
+      end: number;
+      body: MediaBody;
+      writable: RangeSet;
+      /** This run, announced (READ_AHEAD) so that others wait for it. */
+      fill: AnnouncedRun | null;
+    };
+
+type AnnouncedRun = ReturnType<EntryFills['begin']>;
 
 export class CachedBody implements MediaBody {
   private position: number;
@@ -67,9 +85,13 @@ export class CachedBody implements MediaBody {
       if (this.closed || this.position > this.range.end) return null;
       this.signal.throwIfAborted();
       this.current ??= await this.next();
+      if (this.current === null) continue;
       if (this.current.kind === 'local') {
         const chunk = await this.readLocal(this.current.end);
-        if (chunk) return chunk;
+        if (chunk) {
+          this.options.onProgress?.(this.position);
+          return chunk;
+        }
         continue;
       }
       const chunk = await this.current.body.read();
@@ -84,22 +106,53 @@ export class CachedBody implements MediaBody {
       const at = this.position;
       this.position += chunk.length;
       this.upstreamBytes += chunk.length;
+      if (this.current.fill) this.current.fill.progress = this.position;
       await this.store_(at, chunk, this.current.writable);
       if (this.position > this.current.end) await this.endUpstream();
+      this.options.onProgress?.(this.position);
       return chunk;
     }
   }
 
-  /** Decides where the bytes at `position` come from: the entry's verified ranges, else upstream. */
-  private async next(): Promise<Current> {
+  /**
+   * Decides where the bytes at `position` come from: the entry's verified ranges, else upstream. Null
+   * after waiting for a fill that was fetching them (the caller decides again).
+   */
+  private async next(): Promise<Current | null> {
     const recorded = this.localBroken ? [] : this.entry.recorded;
     const rest = { start: this.position, end: this.range.end };
     const local = intersect(recorded, rest)[0];
     if (local && local.start === this.position) return { kind: 'local', end: local.end };
-    const run = missing(recorded, rest)[0] ?? rest;
-    const body = await this.upstream.open(run, this.signal);
+    const run = { ...(missing(recorded, rest)[0] ?? rest) };
+    if (!this.localBroken && !this.entry.passThrough) {
+      const fill = this.entry.fills.at(this.position);
+      if (fill) {
+        if (!fill.cuttable || this.position - fill.progress <= FILL_WAIT_BYTES) {
+          // The bytes arrive soon: wait for the next record (or the end of the fill) and look again.
+          await abortable(Promise.race([fill.done, this.entry.fills.progressed()]), this.signal);
+          return null;
+        }
+        fill.cut(this.position - 1);
+      }
+      // Stop before bytes someone is already fetching: they will be local by then.
+      const ahead = this.entry.fills.nextStart(run);
+      if (ahead !== null) run.end = ahead - 1;
+    }
+    if (this.options.maxRunBytes !== undefined) {
+      run.end = Math.min(run.end, run.start + this.options.maxRunBytes - 1);
+    }
     const writable = this.noWrite || this.entry.passThrough ? [] : intersect(this.options.writable(), run);
-    return { kind: 'upstream', end: run.end, body, writable };
+    const fill =
+      this.options.maxRunBytes !== undefined && writable.length > 0
+        ? this.entry.fills.begin(run, false)
+        : null;
+    try {
+      const body = await this.upstream.open(run, this.signal);
+      return { kind: 'upstream', end: run.end, body, writable, fill };
+    } catch (error) {
+      fill?.finish();
+      throw error;
+    }
   }
 
   private async readLocal(end: number): Promise<Buffer | null> {
@@ -127,7 +180,14 @@ export class CachedBody implements MediaBody {
   private async endUpstream(): Promise<void> {
     const current = this.current;
     this.current = null;
-    if (current?.kind === 'upstream') await current.body.close();
+    if (current?.kind !== 'upstream') return;
+    await current.body.close();
+    if (current.fill) {
+      // Readers waiting for this run look again once its bytes are recorded.
+      await Promise.all([...this.queued]);
+      await this.entry.flush().catch(() => undefined);
+      current.fill.finish();
+    }
   }
 
   /** Writes the allowed part of an upstream chunk at its offset. */
@@ -188,4 +248,17 @@ export class CachedBody implements MediaBody {
     this.reservation?.release();
     this.reservation = null;
   }
+}
+
+/** Waits for `promise`, or rejects when `signal` aborts first. */
+function abortable(promise: Promise<void>, signal: AbortSignal): Promise<void> {
+  signal.throwIfAborted();
+  return new Promise<void>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    void promise.then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

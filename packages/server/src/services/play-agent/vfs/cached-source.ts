@@ -1,7 +1,7 @@
 import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import type { MediaBody, MediaFacts, MediaSource } from '../stream/sources.js';
 import { CachedBody, DEFAULT_BODY_OPTIONS, type CachedBodyOptions } from './cached-body.js';
-import type { CacheEntry } from './cache-entry.js';
+import type { CacheEntry, EntryItem } from './cache-entry.js';
 import type { CacheStore } from './cache-store.js';
 import type { RangeSet } from './range-set.js';
 
@@ -11,16 +11,28 @@ import type { RangeSet } from './range-set.js';
  * open source is in use, so it is neither evicted nor deleted meanwhile.
  */
 
-export interface CachedSourceOptions extends Partial<Omit<CachedBodyOptions, 'writable'>> {
+export interface CachedSourceOptions extends Partial<
+  Omit<CachedBodyOptions, 'writable' | 'maxRunBytes' | 'onProgress'>
+> {
   /** Stable id of the file (e.g. `<mountId>:<path>`). */
   sourceId: string;
   /** Display name for the entry list. */
   name: string;
+  /** Library facts of the file (entry list grouping). */
+  item?: EntryItem | null;
   /**
    * The bytes this file may keep, from its facts (SMART_STARTUP: the startup plan; READ_AHEAD: the whole
    * file). Called again at each upstream run, so a plan refined later (index found) applies at once.
    */
-  writable: (facts: MediaFacts) => RangeSet;
+  writable: (facts: MediaFacts, entry: CacheEntry) => RangeSet;
+  /** Longest upstream run of a body (cached-body.ts); READ_AHEAD sets it. */
+  maxRunBytes?: number;
+  /** Told the position of a body after each chunk (the read-ahead loop). */
+  onProgress?: (position: number) => void;
+  /** Told once, when the entry is first opened for a body. */
+  onEntry?: (entry: CacheEntry, facts: MediaFacts) => void;
+  /** Told once, when the source closes (after its bodies). */
+  onClose?: () => Promise<void>;
 }
 
 export class CachedSource implements MediaSource {
@@ -28,6 +40,9 @@ export class CachedSource implements MediaSource {
   private entry: Promise<CacheEntry> | null = null;
   private readonly bodies = new Set<CachedBody>();
   private closing: Promise<void> | null = null;
+  private entryTold = false;
+  private holds = 0;
+  private upstreamClosed: Promise<void> | null = null;
 
   constructor(
     private readonly upstream: MediaSource,
@@ -50,6 +65,7 @@ export class CachedSource implements MediaSource {
         size: facts.size,
         mtimeMs: facts.mtime ? facts.mtime.getTime() : null,
         etag: facts.etag ?? null,
+        item: this.options.item ?? null,
       }),
     );
     // A failed open is not kept: the next open tries again.
@@ -67,21 +83,58 @@ export class CachedSource implements MediaSource {
       // The cache cannot open the entry (disk gone, permissions): stream from the source alone.
       return this.upstream.open(range, signal);
     }
+    if (!this.entryTold) {
+      this.entryTold = true;
+      this.options.onEntry?.(entry, facts);
+    }
     const body = new CachedBody(entry, this.store, this.upstream, range, signal, {
       ...DEFAULT_BODY_OPTIONS,
       ...definedOnly(this.options),
-      writable: () => this.options.writable(facts),
+      writable: () => this.options.writable(facts, entry),
+      ...(this.options.maxRunBytes !== undefined ? { maxRunBytes: this.options.maxRunBytes } : {}),
+      ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
     });
     this.bodies.add(body);
     return body;
   }
 
+  /**
+   * The upstream for work that outlives the readers (background downloads): it stays open until the
+   * returned function is called, even after `close()`. Its `close()` does nothing.
+   */
+  borrowUpstream(): { source: MediaSource; release: () => Promise<void> } {
+    this.holds++;
+    let released = false;
+    const { upstream } = this;
+    return {
+      source: {
+        kind: upstream.kind,
+        facts: (signal) => upstream.facts(signal),
+        open: (range, signal) => upstream.open(range, signal),
+        close: async () => undefined,
+      },
+      release: async () => {
+        if (released) return;
+        released = true;
+        this.holds--;
+        if (this.closing) await this.closeUpstream();
+      },
+    };
+  }
+
+  private closeUpstream(): Promise<void> {
+    if (this.holds > 0) return Promise.resolve();
+    this.upstreamClosed ??= this.upstream.close();
+    return this.upstreamClosed;
+  }
+
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.bodies].map((body) => body.close()));
+      await this.options.onClose?.().catch(() => undefined);
       const entry = await this.entry?.catch(() => null);
       if (entry) await this.store.release(entry);
-      await this.upstream.close();
+      await this.closeUpstream();
     })();
     return this.closing;
   }

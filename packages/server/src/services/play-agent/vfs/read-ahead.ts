@@ -33,6 +33,8 @@ interface Queued {
   key: string;
   job: DownloadJob;
   controller: AbortController;
+  /** Told when the job is dropped before it ran (cancel, stop). */
+  dropped: (() => void) | undefined;
 }
 
 /**
@@ -43,9 +45,10 @@ interface Queued {
 export class BackgroundDownloads {
   private readonly waiting: Queued[] = [];
   private readonly running = new Map<string, Queued>();
+  private readonly runs = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
-  /** Failures of jobs (reported, never thrown). */
+  /** The latest failures of jobs (reported, never thrown; the oldest are dropped past 50). */
   readonly failures: { key: string; error: unknown }[] = [];
 
   constructor(
@@ -68,16 +71,16 @@ export class BackgroundDownloads {
   }
 
   /** Queues a download; false when the same key is already queued or running. */
-  enqueue(key: string, job: DownloadJob): boolean {
+  enqueue(key: string, job: DownloadJob, dropped?: () => void): boolean {
     if (this.stopped || this.running.has(key) || this.waiting.some((item) => item.key === key)) return false;
-    this.waiting.push({ key, job, controller: new AbortController() });
+    this.waiting.push({ key, job, controller: new AbortController(), dropped });
     this.pump();
     return true;
   }
 
   cancel(key: string): void {
     const index = this.waiting.findIndex((item) => item.key === key);
-    if (index >= 0) this.waiting.splice(index, 1);
+    if (index >= 0) this.waiting.splice(index, 1)[0]?.dropped?.();
     this.running.get(key)?.controller.abort(new Error('download cancelled'));
   }
 
@@ -94,7 +97,8 @@ export class BackgroundDownloads {
       }
       const next = this.waiting.shift()!;
       this.running.set(next.key, next);
-      void this.run(next);
+      const run = this.run(next).finally(() => this.runs.delete(run));
+      this.runs.add(run);
     }
   }
 
@@ -120,17 +124,23 @@ export class BackgroundDownloads {
       await item.job({ signal, whilePaused });
     } catch (error) {
       if (!signal.aborted) this.failures.push({ key: item.key, error });
+      if (this.failures.length > 50) this.failures.splice(0, this.failures.length - 50);
     } finally {
       this.running.delete(item.key);
       this.pump();
     }
   }
 
+  /** Resolves when the jobs running now have ended (after `stop()`: when everything has). */
+  async idle(): Promise<void> {
+    while (this.runs.size > 0) await Promise.all([...this.runs]);
+  }
+
   /** Cancels everything and waits for nothing more to start. */
   stop(): void {
     this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
-    this.waiting.length = 0;
+    for (const item of this.waiting.splice(0)) item.dropped?.();
     for (const item of this.running.values()) item.controller.abort(new Error('downloads stopped'));
   }
 }

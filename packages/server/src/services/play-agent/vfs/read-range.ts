@@ -2,8 +2,12 @@ import type { ByteRange } from '../../../platform/http/file-delivery/range.js';
 import type { MediaSource } from '../stream/sources.js';
 
 /** Reads a (small) range of a source into one buffer: the index search's reads. */
-export async function readRange(source: MediaSource, range: ByteRange): Promise<Buffer> {
-  const body = await source.open(range, new AbortController().signal);
+export async function readRange(
+  source: MediaSource,
+  range: ByteRange,
+  signal: AbortSignal = new AbortController().signal,
+): Promise<Buffer> {
+  const body = await source.open(range, signal);
   const parts: Buffer[] = [];
   try {
     for (;;) {

@@ -1,21 +1,22 @@
 import type { VfsCacheConfig } from '@svc/contracts';
-import type { MediaFacts, MediaSource } from '../stream/sources.js';
+import type { MediaSource } from '../stream/sources.js';
+import { cacheDecision } from './cache-decision.js';
+import type { CacheContext } from './cache-context.js';
 import { CacheStore } from './cache-store.js';
-import { CachedSource } from './cached-source.js';
-import { findContainerIndex } from './container-index.js';
 import { cacheUse, DiskPressure, fileSystemUse } from './disk-pressure.js';
 import { PeriodicTask } from './periodic-task.js';
-import type { RangeSet } from './range-set.js';
+import { probeToolPresent } from './probe-observer.js';
+import { readAheadSource } from './read-ahead-source.js';
 import { BackgroundDownloads } from './read-ahead.js';
-import { readRange } from './read-range.js';
-import { planStartup, type StartupPlan } from './startup-plan.js';
+import type { StartupPlan } from './startup-plan.js';
+import { startupSource } from './startup-source.js';
 
 /**
  * The node's video cache as one object (docs/vfs-cache.md): the store in its directory, the periodic
  * cleanup, the background downloads, and `wrap()`, which puts the cache in front of a media source
- * according to the mode. `apply()` takes a new configuration while streams run: capacity, retention,
- * polling and concurrency change at once; a source wrapped earlier keeps the plan it started with.
- * Not wired into the play-agent yet (docs/vfs-cache.md, "Not wired yet").
+ * according to the mode (startup-source.ts, read-ahead-source.ts). `apply()` takes a new configuration
+ * while streams run: capacity, retention, polling and concurrency change at once; a source wrapped
+ * earlier keeps the settings it started with.
  */
 
 export interface WrapOptions {
@@ -23,27 +24,57 @@ export interface WrapOptions {
   name: string;
   durationSeconds?: number | null;
   bitrate?: number | null;
+  /** Release date from the metadata provider (ISO date): the skip by release date. */
+  releaseDate?: string | null;
+  /** Viewers of the title in the last day: the force for popular content. */
+  viewersLastDay?: number | null;
+  /** Storage mount the file lives on: its multithread parameters (`driveThreads`). */
+  driveId?: string | null;
+  /** Library item and episode facts, for grouping entries (entry list). */
+  itemId?: string;
+  seriesName?: string | null;
+  seasonNumber?: number | null;
+  episodeNumber?: number | null;
   /** Told each plan (the basic one first, the smart one once the index is found): badges, tests. */
   onPlan?: (plan: StartupPlan) => void;
+}
+
+export interface VfsEngineOptions {
+  /** The ffprobe binary for the smart probe; null: the node has none; absent: look for `ffprobe`. */
+  probeTool?: string | null;
+  /** ffprobe is stopped after this long (default 60 s). */
+  probeTimeoutMs?: number;
+  /** Paused downloads and read-ahead look at the disk again this often (default 1 s). */
+  pollMs?: number;
 }
 
 export class VfsCache {
   private readonly cleanup: PeriodicTask;
   readonly downloads: BackgroundDownloads;
+  private readonly pressure: DiskPressure;
   private fsUse: number | null = null;
+  private probeQueue: Promise<unknown> = Promise.resolve();
 
   private constructor(
     readonly store: CacheStore,
     private config: VfsCacheConfig,
+    private readonly probeTool: string | null,
+    private readonly engine: VfsEngineOptions,
   ) {
-    const pressure = new DiskPressure(() => cacheUse(this.store, this.fsUse));
-    this.downloads = new BackgroundDownloads(config.backgroundConcurrency, pressure);
+    this.pressure = new DiskPressure(() => cacheUse(this.store, this.fsUse));
+    this.downloads = new BackgroundDownloads(config.backgroundConcurrency, this.pressure, engine.pollMs);
     this.cleanup = new PeriodicTask(() => this.clean(), config.cleanupIntervalMinutes * 60_000);
   }
 
-  static async open(config: VfsCacheConfig, directory: string): Promise<VfsCache> {
+  static async open(
+    config: VfsCacheConfig,
+    directory: string,
+    engine: VfsEngineOptions = {},
+  ): Promise<VfsCache> {
     const store = await CacheStore.open({ directory, capacityBytes: config.capacityBytes });
-    const cache = new VfsCache(store, config);
+    let probeTool = engine.probeTool === undefined ? 'ffprobe' : engine.probeTool;
+    if (probeTool !== null && !(await probeToolPresent(probeTool))) probeTool = null;
+    const cache = new VfsCache(store, config, probeTool, engine);
     cache.fsUse = await fileSystemUse(directory);
     cache.cleanup.start();
     return cache;
@@ -51,6 +82,11 @@ export class VfsCache {
 
   get settings(): VfsCacheConfig {
     return this.config;
+  }
+
+  /** Whether the smart probe can run on this node (ffprobe found). */
+  get probeAvailable(): boolean {
+    return this.probeTool !== null;
   }
 
   /** A new configuration (the directory and `enabled` are the caller's: they need a new cache object). */
@@ -67,56 +103,48 @@ export class VfsCache {
     await this.store.evict(this.config.retentionHours * 3_600_000);
   }
 
-  /** The cache in front of a source. SMART_STARTUP keeps the startup plan's bytes; READ_AHEAD keeps all. */
-  wrap(upstream: MediaSource, options: WrapOptions): CachedSource {
-    const config = this.config;
-    if (config.mode === 'READ_AHEAD') {
-      return new CachedSource(upstream, this.store, {
-        sourceId: options.sourceId,
-        name: options.name,
-        writable: (facts) => [{ start: 0, end: facts.size - 1 }],
-      });
-    }
-    let plan: StartupPlan | null = null;
-    let searching = false;
-    const planFor = (facts: MediaFacts, index: RangeSet): StartupPlan =>
-      planStartup({
-        size: facts.size,
-        durationSeconds: options.durationSeconds ?? null,
-        bitrate: options.bitrate ?? null,
-        index,
-        minHeadBytes: config.minHeadBytes,
-        minTailBytes: config.minTailBytes,
-        perFileHardCapBytes: config.perFileHardCapBytes,
-        probeBudgetBytes: config.probeBudgetBytes,
-      });
-    const source: CachedSource = new CachedSource(upstream, this.store, {
-      sourceId: options.sourceId,
-      name: options.name,
-      writable: (facts) => {
-        if (!plan) {
-          plan = planFor(facts, []);
-          options.onPlan?.(plan);
-        }
-        if (!searching) {
-          searching = true;
-          // The index search reads through the cache: its few reads land in the plan's head or index.
-          void findContainerIndex(async (range) => readRange(source, range), facts.size)
-            .then((found) => {
-              if (found.index.length === 0) return;
-              plan = planFor(facts, found.index);
-              options.onPlan?.(plan);
-            })
-            .catch(() => undefined);
-        }
-        return plan.ranges;
+  /** What the wrappers share, with the configuration of this moment. */
+  context(): CacheContext {
+    return {
+      store: this.store,
+      downloads: this.downloads,
+      pressure: this.pressure,
+      config: this.config,
+      probeTool: this.probeTool,
+      probeTimeoutMs: this.engine.probeTimeoutMs ?? 60_000,
+      probeSlot: (task) => {
+        const run = this.probeQueue.then(task, task);
+        this.probeQueue = run.catch(() => undefined);
+        return run;
       },
+      pollMs: this.engine.pollMs ?? 1000,
+    };
+  }
+
+  /**
+   * The cache in front of a source: SMART_STARTUP keeps the startup plan's bytes, READ_AHEAD the whole
+   * file. A title skipped by its release date (and not popular enough to force) gets the plain source.
+   */
+  wrap(upstream: MediaSource, options: WrapOptions): MediaSource {
+    const config = this.config;
+    const decision = cacheDecision({
+      releaseDate: options.releaseDate ?? null,
+      viewersLastDay: options.viewersLastDay ?? null,
+      skipReleasedBeforeDays: config.skipReleasedBeforeDays,
+      forcePopularViewers: config.forcePopularViewers,
+      now: Date.now(),
     });
-    return source;
+    if (decision === 'skip') return upstream;
+    const context = this.context();
+    return config.mode === 'READ_AHEAD'
+      ? readAheadSource(context, upstream, options)
+      : startupSource(context, upstream, options);
   }
 
   async stop(): Promise<void> {
     this.downloads.stop();
+    // Aborted jobs end quickly (their fetches and ffprobe are cancelled); their entries close with them.
+    await this.downloads.idle();
     await this.cleanup.stop();
     await this.store.close();
   }

@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { openLocalFile } from '../../../../src/services/play-agent/stream/sources.js';
 import { CacheStore, entryKey } from '../../../../src/services/play-agent/vfs/cache-store.js';
 import { CachedSource } from '../../../../src/services/play-agent/vfs/cached-source.js';
+import { entryBadge } from '../../../../src/services/play-agent/vfs/entry-badge.js';
 import type { RangeSet } from '../../../../src/services/play-agent/vfs/range-set.js';
 import { memorySource, patternBytes, readAll } from './memory-source.js';
 
@@ -176,8 +177,13 @@ describe('the cached reader', () => {
     expect(
       (await readAll(source, { start: 1000, end: 200_000 })).equals(content.subarray(1000, 200_001)),
     ).toBe(true);
+    expect(entryBadge(store.entries()[0]!)).toBe('PLAYING');
     await source.close();
     expect(store.usage().inFlightBytes).toBe(0);
+    // Failed until a later write succeeds; the failure outlives a restart (it is in meta.json).
+    expect(entryBadge(store.entries()[0]!)).toBe('CACHE_FAILED');
+    const reopened = await CacheStore.open({ directory: store.directory, capacityBytes: 256 * MiB });
+    expect(reopened.entries()[0]?.writeError).toBe('ENOSPC');
   });
 
   it('writes nothing beyond the capacity when every other entry is in use', async () => {

@@ -71,3 +71,28 @@ export function patternBytes(size: number, seed = 1): Buffer {
   }
   return bytes;
 }
+
+/** A memory source that counts how many of its ranged reads are open at once. */
+export function countingSource(
+  content: Buffer,
+  delayMs = 2,
+): MemorySource & { active: number; most: number } {
+  const inner = memorySource(content, { chunkBytes: 32 * 1024, delayMs });
+  const source = Object.assign(Object.create(inner) as MemorySource, { active: 0, most: 0 });
+  source.open = async (range, signal) => {
+    const body = await inner.open(range, signal);
+    source.active++;
+    source.most = Math.max(source.most, source.active);
+    let open = true;
+    return {
+      read: () => body.read(),
+      release: (chunk) => body.release(chunk),
+      close: async () => {
+        if (open) source.active--;
+        open = false;
+        await body.close();
+      },
+    };
+  };
+  return source;
+}

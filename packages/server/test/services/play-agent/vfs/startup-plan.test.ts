@@ -174,6 +174,7 @@ describe('the cache in SMART_STARTUP mode', () => {
       const plan = plans.at(-1)!;
       const again = memorySource(content);
       const second = cache.wrap(again, options);
+      if (!(second instanceof CachedSource)) throw new Error('the cache did not wrap the source');
       const entry = await second.cacheEntry(new AbortController().signal);
       for (const range of plan.ranges) expect(covers(entry.recorded, range)).toBe(true);
       // Nothing outside the plan but the index search's few small reads.
