@@ -65,7 +65,7 @@ describe('seeks through the cache', () => {
     expect(await recordedRanges(cache, `${origin.mount.id}:seek.bin`, data.length)).toContainEqual(head);
 
     const middle = { start: Math.floor(1.3 * MiB) + 7, end: 2 * MiB + 4095 };
-    let answer = Buffer.alloc(0);
+    let answer: Buffer = Buffer.alloc(0);
     const seekBytes = await upstreamBytes(async () => (answer = await rangedRead(url, middle)));
     expect(answer.equals(data.subarray(middle.start, middle.end + 1))).toBe(true);
     expect(seekBytes).toBe(middle.end - middle.start + 1);
