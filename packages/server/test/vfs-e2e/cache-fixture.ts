@@ -24,41 +24,40 @@ export const SMALL_SMART: VfsCacheConfig = {
   probeBudgetBytes: 256 * KiB,
 };
 
-/** The verified ranges an entry holds on disk (its journal). */
-export async function recordedRanges(cache: VfsCache, sourceId: string, size: number): Promise<RangeSet> {
-  const text = await readFile(path.join(cache.store.directory, entryKey(sourceId), 'ranges'), 'utf8');
+/** The verified ranges an entry holds on disk (its journal) in a cache directory. */
+export async function recordedRanges(directory: string, sourceId: string, size: number): Promise<RangeSet> {
+  const text = await readFile(path.join(directory, entryKey(sourceId), 'ranges'), 'utf8');
   return parseJournal(text, size);
 }
 
 /** Quiet time after which the link counts as idle (see `settled`). */
 const QUIET_MS = 300;
 
+type Link = { readonly active: number; stats: { requests: number } };
+
 /**
- * Waits until no entry of the cache is held by a reader (every answer has closed its source) and the link
- * has been idle for a moment: a transfer the cache dropped, or an upstream run a reader started just as
- * its client left, reaches the proxy a little after the entry is released. That last part is a timed
- * quiet window because "no further request comes" has no event to wait for.
+ * Waits until `ready` holds and the link has been idle for a moment: a transfer the cache dropped, or an
+ * upstream run a reader started just as its client left, reaches the proxy a little after the entry is
+ * released. That part is a timed quiet window because "no further request comes" has no event to wait for.
  */
-export async function settled(
-  cache: VfsCache,
-  link: { readonly active: number; stats: { requests: number } },
-  /** Entries the test itself holds open (playing streams). */
-  playing = 0,
-): Promise<void> {
+export async function linkIdle(link: Link, ready: () => boolean = () => true): Promise<void> {
   let requests = -1;
   let quietSince = 0;
   await waitUntil(
     () => {
-      const held = cache.store.entries().filter((entry) => entry.inUse).length;
-      const idle = held <= playing && link.active === 0;
-      if (!idle || link.stats.requests !== requests) {
+      if (!ready() || link.active !== 0 || link.stats.requests !== requests) {
         requests = link.stats.requests;
         quietSince = Date.now();
         return false;
       }
       return Date.now() - quietSince >= QUIET_MS;
     },
-    'the cache entries to be released and the link to be idle',
+    'the cache readers to leave and the link to be idle',
     30_000,
   );
+}
+
+/** Waits until only the `playing` entries the test holds are in use and the link is idle. */
+export async function settled(cache: VfsCache, link: Link, playing = 0): Promise<void> {
+  await linkIdle(link, () => cache.store.entries().filter((entry) => entry.inUse).length <= playing);
 }

@@ -8,9 +8,10 @@ import { entryKey } from '../../src/services/play-agent/vfs/cache-store.js';
 import { readRange } from '../../src/services/play-agent/vfs/read-range.js';
 import { VfsCache } from '../../src/services/play-agent/vfs/vfs-cache.js';
 import { waitUntil } from '../support/wait.js';
+import { mediaSource } from './play-source.js';
 import { SMALL_SMART, recordedRanges, settled } from './cache-fixture.js';
 import { rangedRead, serveMedia, type MediaServer } from './media-server.js';
-import { mediaSource, startVfsOrigin, type VfsOrigin } from './vfs-origin.js';
+import { startVfsOrigin, type VfsOrigin } from './vfs-origin.js';
 
 /*
  * Seeks (ranges into the middle, stitched from cached and upstream bytes) and eviction (capacity, age)
@@ -62,7 +63,9 @@ describe('seeks through the cache', () => {
     await upstreamBytes(async () =>
       expect((await rangedRead(url, head)).equals(data.subarray(0, head.end + 1))).toBe(true),
     );
-    expect(await recordedRanges(cache, `${origin.mount.id}:seek.bin`, data.length)).toContainEqual(head);
+    expect(
+      await recordedRanges(cache.store.directory, `${origin.mount.id}:seek.bin`, data.length),
+    ).toContainEqual(head);
 
     const middle = { start: Math.floor(1.3 * MiB) + 7, end: 2 * MiB + 4095 };
     let answer: Buffer = Buffer.alloc(0);

@@ -7,13 +7,13 @@ import { findContainerIndex } from '../../src/services/play-agent/vfs/container-
 import { readRange } from '../../src/services/play-agent/vfs/read-range.js';
 import { totalBytes } from '../../src/services/play-agent/vfs/range-set.js';
 import { VfsCache } from '../../src/services/play-agent/vfs/vfs-cache.js';
+import { mediaSource } from './play-source.js';
 import { SMALL_SMART, recordedRanges, settled } from './cache-fixture.js';
 import { rangedRead, serveMedia, type MediaServer } from './media-server.js';
 import {
   ffprobe,
   makeMedia,
   MEDIA_FILES,
-  mediaSource,
   startVfsOrigin,
   type MediaKind,
   type VfsOrigin,
@@ -83,7 +83,7 @@ describe.each(KINDS)('SMART_STARTUP over a slow WebDAV link: %s', (kind) => {
       expect((await rangedRead(server.url(file), HEAD)).equals(content.subarray(0, HEAD.end + 1))).toBe(true);
     });
     expect(first).toBeGreaterThanOrEqual(SMALL_SMART.minHeadBytes);
-    const kept = await recordedRanges(cache, `${origin.mount.id}:${file}`, content.length);
+    const kept = await recordedRanges(cache.store.directory, `${origin.mount.id}:${file}`, content.length);
     expect(totalBytes(kept)).toBeLessThanOrEqual(SMALL_SMART.perFileHardCapBytes);
 
     expect(await upstreamBytes(() => readThroughCache(file, content, [HEAD]))).toBe(0);

@@ -4,8 +4,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import type { Mount } from '@svc/contracts';
-import { upstreamFileSource, type MediaSource } from '../../src/services/play-agent/stream/sources.js';
-import type { VfsCache, WrapOptions } from '../../src/services/play-agent/vfs/vfs-cache.js';
 import { startStorage, type StorageHarness } from '../services/storage/storage-harness.js';
 import { freePorts } from '../support/ports.js';
 import { startThrottlingProxy, type ThrottlingProxy } from '../support/throttling-proxy.js';
@@ -98,25 +96,6 @@ export async function startVfsOrigin(link: Link): Promise<VfsOrigin> {
     serviceToken: storage.install.context.serviceToken,
     stop,
   };
-}
-
-/**
- * The source under test: one file of the WebDAV mount as the play-agent reads it, behind `cache` when one
- * is given (`extra` adds wrap options, e.g. `onPlan`). The one place to switch to the wired play-agent.
- */
-export function mediaSource(
-  origin: Pick<VfsOrigin, 'storageUrl' | 'serviceToken' | 'mount'>,
-  cache: VfsCache | null,
-  file: string,
-  extra: Partial<WrapOptions> = {},
-): MediaSource {
-  return upstreamFileSource({
-    baseUrl: origin.storageUrl,
-    mountId: origin.mount.id,
-    path: file,
-    serviceToken: origin.serviceToken,
-    cache: cache && { wrap: (upstream, id) => cache.wrap(upstream, { ...extra, ...id }) },
-  });
 }
 
 export type MediaKind = 'mp4-faststart' | 'mp4-tail' | 'mkv';
