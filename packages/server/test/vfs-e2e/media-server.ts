@@ -14,12 +14,17 @@ export interface MediaServer {
   close(): Promise<void>;
 }
 
-export async function serveMedia(source: (file: string) => MediaSource): Promise<MediaServer> {
+export async function serveMedia(
+  source: (file: string) => MediaSource | Promise<MediaSource>,
+): Promise<MediaServer> {
   let active = 0;
   const server = http.createServer((req, res) => {
     const file = decodeURIComponent(new URL(req.url ?? '/', 'http://media').pathname.slice(1));
     active++;
-    void sendMedia(req, res, source(file), { name: file }).finally(() => active--);
+    void Promise.resolve()
+      .then(async () => sendMedia(req, res, await source(file), { name: file }))
+      .catch(() => res.writeHead(500).end())
+      .finally(() => active--);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
