@@ -97,6 +97,8 @@ describe('a process killed while it fills the cache', () => {
     const content = randomBytes(size);
     writeFileSync(path.join(origin.davDir, 'crash.bin'), content);
     const directory = path.join(root, 'crash-cache');
+    // A slower link leaves seconds between the child's report and the end of its fill, even under load.
+    origin.proxy.set({ bytesPerSecond: 2 * MiB });
     const child = spawn(
       process.execPath,
       [
@@ -122,6 +124,7 @@ describe('a process killed while it fills the cache', () => {
     });
     child.kill('SIGKILL');
     await exited;
+    origin.proxy.set({ bytesPerSecond: 4 * MiB });
     expect(line).toMatch(/^filling \d+ \d+$/);
 
     const sourceId = `${origin.mount.id}:crash.bin`;
