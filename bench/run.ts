@@ -9,6 +9,7 @@ const benches: Record<string, () => Promise<void>> = {
   stream: (await import('./stream.js')).benchStream,
   web: (await import('./web.js')).benchWeb,
   report: (await import('./report.js')).benchReport,
+  vfs: (await import('./vfs.js')).benchVfs,
 };
 
 const name = process.argv[2];

@@ -6,7 +6,8 @@ import { Transform, type TransformCallback } from 'node:stream';
  * A loopback HTTP proxy in front of an origin (a WebDAV server, a storage node) for tests of a slow,
  * far-away link: every request waits `latencyMs` before it is forwarded, and the response bodies of all
  * requests together flow at no more than `bytesPerSecond` (one shared link). Request bodies pass
- * unthrottled. It counts requests and response bytes so tests can say what crossed the link.
+ * unthrottled. It counts requests and response bytes so tests can say what crossed the link; the bytes
+ * of GET answers are counted apart, since only they carry file content (a WebDAV PROPFIND answers XML).
  */
 
 export interface ThrottlingProxyOptions {
@@ -19,7 +20,9 @@ export interface ThrottlingProxyOptions {
 
 export interface ThrottlingProxy {
   url: string;
-  stats: { requests: number; responseBytes: number; ranges: string[] };
+  stats: { requests: number; responseBytes: number; getBytes: number; ranges: string[] };
+  /** Requests whose answer is still flowing (a cancelled transfer trickles on until the origin stops). */
+  readonly active: number;
   /** Changes the link while it runs. */
   set(options: Partial<Omit<ThrottlingProxyOptions, 'target'>>): void;
   close(): Promise<void>;
@@ -77,14 +80,25 @@ export async function startThrottlingProxy(options: ThrottlingProxyOptions): Pro
   const target = new URL(options.target);
   let latencyMs = options.latencyMs;
   const link = new Link(options.bytesPerSecond);
-  const stats = { requests: 0, responseBytes: 0, ranges: [] as string[] };
+  const stats = { requests: 0, responseBytes: 0, getBytes: 0, ranges: [] as string[] };
   const agent = new http.Agent({ keepAlive: true });
 
+  let active = 0;
   const server = http.createServer((request, response) => {
     stats.requests++;
+    active++;
+    let closed = false;
+    let cut = () => undefined as void;
+    response.on('close', () => {
+      closed = true;
+      active--;
+      cut();
+    });
     const range = request.headers.range;
     if (typeof range === 'string') stats.ranges.push(range);
     const forward = () => {
+      // The client left during the latency: nothing is asked of the origin.
+      if (closed) return;
       const upstream = http.request(
         {
           protocol: target.protocol,
@@ -96,13 +110,18 @@ export async function startThrottlingProxy(options: ThrottlingProxyOptions): Pro
           agent,
         },
         (answer) => {
-          response.writeHead(answer.statusCode ?? 502, answer.headers);
-          const throttle = new Throttle(link, (bytes) => (stats.responseBytes += bytes));
-          answer.pipe(throttle).pipe(response);
-          response.on('close', () => {
+          const isGet = request.method === 'GET';
+          const throttle = new Throttle(link, (bytes) => {
+            stats.responseBytes += bytes;
+            if (isGet) stats.getBytes += bytes;
+          });
+          cut = () => {
             answer.destroy();
             throttle.destroy();
-          });
+          };
+          if (closed) return cut();
+          response.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(throttle).pipe(response);
         },
       );
       upstream.on('error', () => {
@@ -120,6 +139,9 @@ export async function startThrottlingProxy(options: ThrottlingProxyOptions): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
+    get active() {
+      return active;
+    },
     set(change) {
       if (change.latencyMs !== undefined) latencyMs = change.latencyMs;
       if (change.bytesPerSecond !== undefined) link.bytesPerSecond = change.bytesPerSecond;
