@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import {
   ALL_PERMISSIONS,
   DEFAULT_PLAY_AGENT_POLICY,
@@ -18,6 +17,7 @@ import {
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
+import { injectInto } from '../../support/inject.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
 
@@ -56,7 +56,7 @@ describe.each(installBackends())(
     const clock = new ManualClock(Date.now());
     const logger = createLogger({ level: 'silent', component: 'test' });
 
-    /** Calls the config service directly (as a node, a service, or the gateway with an identity would). */
+    /** Calls the config service directly, in-process (as a node, a service, or the gateway with an identity would). */
     const config = async <T = unknown>(
       method: string,
       path: string,
@@ -68,13 +68,14 @@ describe.each(installBackends())(
         headers['x-svc-identity'] = encodeIdentity(options.identity);
       }
       if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await request(`${install.url('config')}${path}`, {
-        method: method as 'GET',
+      const response = await injectInto(install, 'config', {
+        method,
+        url: path,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
       });
-      const text = await response.body.text();
-      return { status: response.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
+      const text = response.raw.toString('utf8');
+      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
     };
     const asService = () => ({ 'x-svc-service-token': install.context.serviceToken });
 
@@ -86,13 +87,14 @@ describe.each(installBackends())(
     ): Promise<Answer<T>> => {
       const headers: Record<string, string> = { ...options.headers };
       if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await request(`${install.url('frontend')}${path}`, {
-        method: method as 'GET',
+      const response = await injectInto(install, 'frontend', {
+        method,
+        url: path,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
       });
-      const text = await response.body.text();
-      return { status: response.statusCode, body: (text ? JSON.parse(text) : undefined) as T };
+      const text = response.raw.toString('utf8');
+      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
     };
 
     const node = async (nodeId: string): Promise<DirectoryNode | undefined> => {

@@ -1,63 +1,25 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
-import type { DashboardHealthResponse, ErrorBody, ListNodesResponse } from '@svc/contracts';
-import { configComponentFactory, type ConfigParts } from '../../../src/services/config/config.component.js';
-import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
-import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
-import { createUserComponent } from '../../../src/services/user/user.component.js';
+import type { DashboardHealthResponse, ListNodesResponse } from '@svc/contracts';
+import type { ConfigParts } from '../../../src/services/config/config.component.js';
+import { startConsoleInstall, type ConsoleInstall } from '../../support/console-install.js';
 import { installBackends } from '../../support/install-backends.js';
-import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
+import { waitFor, type TestInstall } from '../../support/runtime.js';
 
-interface Answer<T> {
-  status: number;
-  body: T;
-  error: ErrorBody['error'] | undefined;
-}
-
-const ADMIN = { username: 'root', password: 'correct horse battery' };
-const PASSWORD = 'long enough password';
 const STORAGE = 'node-local-storage';
 const PLAY_AGENT = 'node-local-play-agent';
 
 describe.each(installBackends())('dashboard health of the config service on $label', (backend) => {
+  let control: ConsoleInstall;
   let install: TestInstall;
   let parts: ConfigParts;
   let adminToken: string;
   let dashboardToken: string;
 
-  const api = async <T = unknown>(method: string, route: string, admin?: string, body?: unknown) => {
-    const headers: Record<string, string> = {};
-    if (admin) headers['x-admin-token'] = admin;
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await request(`${install.url('frontend')}${route}`, {
-      method: method as 'GET',
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await response.body.text();
-    const parsed = (text ? JSON.parse(text) : undefined) as T;
-    return {
-      status: response.statusCode,
-      body: parsed,
-      error: (parsed as Partial<ErrorBody> | undefined)?.error,
-    } as Answer<T>;
-  };
-  const consoleLogin = async (username: string, password = PASSWORD) => {
-    const login = await api<{ adminToken: string }>('POST', '/api/auth/login', undefined, {
-      username,
-      password,
-      client: 'console',
-    });
-    expect(login.status).toBe(200);
-    return login.body.adminToken;
-  };
+  const api = <T = unknown>(method: string, route: string, admin?: string, body?: unknown) =>
+    control.api<T>(method, route, { admin, body });
+  const consoleLogin = (username: string) => control.login(username, 'console');
   const createUser = async (username: string, permissions: string[]) => {
-    const created = await api('POST', '/api/auth/admin/users', adminToken, {
-      username,
-      password: PASSWORD,
-      permissions,
-    });
-    expect(created.status).toBe(201);
+    await control.createUser(username, { permissions });
   };
   const health = async () => {
     const answer = await api<DashboardHealthResponse>('GET', '/api/config/dashboard/health', dashboardToken);
@@ -66,36 +28,24 @@ describe.each(installBackends())('dashboard health of the config service on $lab
   };
   /** A registration heartbeat with the service token, as a control component or a built-in node sends it. */
   const heartbeat = async (service: string, instanceId: string, nodeId: string | null, baseUrl: string) => {
-    const response = await request(`${install.url('config')}/api/config/registry/instances`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-svc-service-token': install.context.serviceToken },
-      body: JSON.stringify({ service, instanceId, nodeId, baseUrl }),
+    const answer = await control.internal('config', 'POST', '/api/config/registry/instances', {
+      service,
+      instanceId,
+      nodeId,
+      baseUrl,
     });
-    await response.body.dump();
-    expect(response.statusCode).toBe(204);
+    expect(answer.status).toBe(204);
   };
 
   beforeAll(async () => {
-    install = await startTestInstall(
-      [
-        configComponentFactory({ expose: (exposed) => (parts = exposed) }),
-        createUserComponent,
-        createGatewayComponent,
-        createFrontendComponent,
-      ],
-      backend.env,
-    );
-    await waitFor(async () =>
-      (await api('GET', '/api/auth/setup/status')).status === 200 ? true : undefined,
-    );
-    expect((await api('POST', '/api/auth/setup/admin', undefined, ADMIN)).status).toBe(201);
-    adminToken = await consoleLogin(ADMIN.username, ADMIN.password);
+    control = await startConsoleInstall(backend.env);
+    ({ install, config: parts, adminToken } = control);
     await createUser('dash.viewer', ['dashboard']);
     dashboardToken = await consoleLogin('dash.viewer');
   });
 
   afterAll(async () => {
-    await install?.stop();
+    await control?.stop();
     await backend.cleanup();
   });
 

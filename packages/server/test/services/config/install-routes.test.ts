@@ -6,7 +6,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import { ALL_PERMISSIONS, type Identity } from '@svc/contracts';
 import { encodeIdentity } from '../../../src/platform/http/route-auth.js';
 import { configComponentFactory, type ConfigParts } from '../../../src/services/config/config.component.js';
@@ -14,6 +13,7 @@ import { seedWorkerNode } from '../../../src/services/config/install/install.rep
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
+import { injectInto } from '../../support/inject.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startTestInstall, type TestInstall } from '../../support/runtime.js';
 
@@ -32,13 +32,17 @@ describe.each(installBackends())('node installation routes on $label', (backend)
   const binariesDir = mkdtempSync(path.join(tmpdir(), 'svc-binaries-'));
   const tokens: Record<string, { nodeToken: string; registryToken: string }> = {};
 
-  const get = async (base: string, url: string, headers: Record<string, string> = {}): Promise<Reply> => {
-    const response = await request(`${base}${url}`, { headers });
-    const body = Buffer.from(await response.body.arrayBuffer());
-    return { status: response.statusCode, headers: response.headers, body, text: body.toString('utf8') };
+  const get = async (
+    component: 'config' | 'frontend',
+    url: string,
+    headers: Record<string, string> = {},
+  ): Promise<Reply> => {
+    const response = await injectInto(install, component, { method: 'GET', url, headers });
+    const body = response.raw;
+    return { status: response.status, headers: response.headers, body, text: body.toString('utf8') };
   };
-  const direct = (url: string, headers?: Record<string, string>) => get(install.url('config'), url, headers);
-  const entrance = (url: string) => get(install.url('frontend'), url);
+  const direct = (url: string, headers?: Record<string, string>) => get('config', url, headers);
+  const entrance = (url: string) => get('frontend', url);
   const admin = (permissions: Identity['permissions'], role: Identity['role'] = 'user') => ({
     'x-svc-service-token': install.context.serviceToken,
     'x-svc-identity': encodeIdentity({

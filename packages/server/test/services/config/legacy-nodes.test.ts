@@ -1,63 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
-import type { ErrorBody, LegacyNodesReport, PromoteLegacyNodesResponse } from '@svc/contracts';
-import { configComponentFactory, type ConfigParts } from '../../../src/services/config/config.component.js';
+import type { LegacyNodesReport, PromoteLegacyNodesResponse } from '@svc/contracts';
+import type { ConfigParts } from '../../../src/services/config/config.component.js';
 import { DeploymentRepository } from '../../../src/services/config/deployment/deployment.repository.js';
-import { createUserComponent } from '../../../src/services/user/user.component.js';
-import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
-import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
+import { startConsoleInstall, type ConsoleInstall } from '../../support/console-install.js';
 import { installBackends } from '../../support/install-backends.js';
-import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
 
-interface Answer<T> {
-  status: number;
-  body: T;
-  error: ErrorBody['error'] | undefined;
-}
-
-const ADMIN = { username: 'root', password: 'correct horse battery' };
-const PASSWORD = 'long enough password';
 const REPORT = '/api/config/deployment/legacy-nodes/report';
 const PROMOTE = '/api/config/deployment/legacy-nodes/promote';
 
 describe.each(installBackends())('legacy nodes (report and promotion) on $label', (backend) => {
-  let install: TestInstall;
+  let control: ConsoleInstall;
   let parts: ConfigParts;
-  let adminToken: string;
 
-  const api = async <T = unknown>(
+  const api = <T = unknown>(
     method: string,
     route: string,
     options: { admin?: string; body?: unknown } = {},
-  ): Promise<Answer<T>> => {
-    const headers: Record<string, string> = {};
-    if (options.admin) headers['x-admin-token'] = options.admin;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await request(`${install.url('frontend')}${route}`, {
-      method: method as 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.body.text();
-    const body = (text ? JSON.parse(text) : undefined) as T;
-    return { status: response.statusCode, body, error: (body as Partial<ErrorBody> | undefined)?.error };
-  };
+  ) => control.api<T>(method, route, options);
   const admin = <T = unknown>(method: string, route: string, body?: unknown) =>
-    api<T>(method, route, { admin: adminToken, body });
-  const consoleLogin = async (username: string, password: string) => {
-    const login = await api<{ adminToken: string }>('POST', '/api/auth/login', {
-      body: { username, password, client: 'console' },
-    });
-    expect(login.status).toBe(200);
-    return login.body.adminToken;
-  };
+    control.admin<T>(method, route, body);
+  const consoleLogin = (username: string) => control.login(username, 'console');
   const createUser = async (username: string, permissions: string[]) => {
-    const created = await admin('POST', '/api/auth/admin/users', {
-      username,
-      password: PASSWORD,
-      permissions,
-    });
-    expect(created.status).toBe(201);
+    await control.createUser(username, { permissions });
   };
   /** A record a legacy multi-container install left behind (EXTERNAL, with its tokens). */
   const seedExternal = async (nodeId: string, serviceType: 'svc-control-storage' | 'svc-play-agent') => {
@@ -74,20 +38,8 @@ describe.each(installBackends())('legacy nodes (report and promotion) on $label'
     new DeploymentRepository(parts.database.db).setEdition(edition, new Date());
 
   beforeAll(async () => {
-    install = await startTestInstall(
-      [
-        configComponentFactory({ expose: (exposed) => (parts = exposed) }),
-        createUserComponent,
-        createGatewayComponent,
-        createFrontendComponent,
-      ],
-      backend.env,
-    );
-    await waitFor(async () =>
-      (await api('GET', '/api/auth/setup/status')).status === 200 ? true : undefined,
-    );
-    expect((await api('POST', '/api/auth/setup/admin', { body: ADMIN })).status).toBe(201);
-    adminToken = await consoleLogin(ADMIN.username, ADMIN.password);
+    control = await startConsoleInstall(backend.env);
+    parts = control.config;
 
     // One legacy storage node that once sent a heartbeat; two legacy play-agents (a choice is required).
     await seedExternal('node-old-storage', 'svc-control-storage');
@@ -101,7 +53,7 @@ describe.each(installBackends())('legacy nodes (report and promotion) on $label'
   });
 
   afterAll(async () => {
-    await install?.stop();
+    await control?.stop();
     await backend.cleanup();
   });
 
@@ -109,7 +61,7 @@ describe.each(installBackends())('legacy nodes (report and promotion) on $label'
     expect((await api('GET', REPORT)).status).toBe(401);
     expect((await api('POST', PROMOTE, { body: { confirm: true } })).status).toBe(401);
     await createUser('librarian', ['library']);
-    const librarian = await consoleLogin('librarian', PASSWORD);
+    const librarian = await consoleLogin('librarian');
     expect((await api('GET', REPORT, { admin: librarian })).status).toBe(403);
     expect(
       (
@@ -120,7 +72,7 @@ describe.each(installBackends())('legacy nodes (report and promotion) on $label'
       ).status,
     ).toBe(403);
     await createUser('operator', ['node']);
-    const operator = await consoleLogin('operator', PASSWORD);
+    const operator = await consoleLogin('operator');
     expect((await api('GET', REPORT, { admin: operator })).status).toBe(200);
   });
 

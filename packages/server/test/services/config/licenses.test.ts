@@ -22,11 +22,9 @@ import {
 } from '../../../src/services/config/licenses/lease.js';
 import { LicenseService } from '../../../src/services/config/licenses/license.service.js';
 import { LicensesRepository } from '../../../src/services/config/licenses/licenses.repository.js';
-import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
-import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
-import { createUserComponent } from '../../../src/services/user/user.component.js';
+import { CONSOLE_ADMIN, startConsoleInstall, type ConsoleInstall } from '../../support/console-install.js';
 import { installBackends } from '../../support/install-backends.js';
-import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
+import { startTestInstall, type TestInstall } from '../../support/runtime.js';
 
 class ManualClock implements Clock {
   constructor(public time: number) {}
@@ -59,7 +57,7 @@ interface ErrorAnswer {
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-const ADMIN = { username: 'root', password: 'correct horse battery' };
+const ADMIN = CONSOLE_ADMIN;
 const HELPER = { username: 'helper', password: 'helper password 1' };
 const LICENSE_ID = 'lic-test-main';
 const logger = createLogger({ level: 'silent', component: 'test' });
@@ -88,6 +86,7 @@ function rewriteBody(text: string, change: (body: Record<string, unknown>) => vo
 }
 
 describe.each(installBackends())('licences on $label', (backend) => {
+  let control: ConsoleInstall;
   let install: TestInstall;
   let parts: ConfigParts;
   const clock = new ManualClock(Date.now());
@@ -137,16 +136,8 @@ describe.each(installBackends())('licences on $label', (backend) => {
     route: string,
     options: { body?: unknown; token?: string } = {},
   ): Promise<Answer<T>> => {
-    const response = await request(`${install.url('frontend')}${route}`, {
-      method,
-      headers: {
-        ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
-        ...(options.token ? { 'x-admin-token': options.token } : {}),
-      },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.body.text();
-    return { status: response.statusCode, body: (text ? JSON.parse(text) : {}) as T };
+    const answer = await control.api<T>(method, route, { body: options.body, admin: options.token });
+    return { status: answer.status, body: answer.body ?? ({} as T) };
   };
 
   /** A fresh console token (the tests move the clock past the 12-hour token lifetime). */
@@ -182,12 +173,16 @@ describe.each(installBackends())('licences on $label', (backend) => {
     });
   const auditLog = async (action: string) =>
     (
-      await request(`${install.url('frontend')}/api/auth/admin/audit-log?action=${action}`, {
-        headers: { 'x-admin-token': await signIn() },
-      })
-    ).body.json() as Promise<{
-      items: { actorName: string; action: string; targetType: string; targetId: string; details: unknown }[];
-    }>;
+      await control.api<{
+        items: {
+          actorName: string;
+          action: string;
+          targetType: string;
+          targetId: string;
+          details: unknown;
+        }[];
+      }>('GET', `/api/auth/admin/audit-log?action=${action}`, { admin: await signIn() })
+    ).body;
 
   beforeAll(async () => {
     // The publisher's key pair, made by the publisher tool.
@@ -200,32 +195,17 @@ describe.each(installBackends())('licences on $label', (backend) => {
     keyFile = path.join(folder, PRIVATE_KEY_FILE);
     publicKey = /^SVC_LICENSE_PUBLIC_KEY=(\S+)$/m.exec(out)?.[1] ?? '';
 
-    install = await startTestInstall(
-      [
-        configComponentFactory({ expose: (exposed) => (parts = exposed) }),
-        createUserComponent,
-        createGatewayComponent,
-        createFrontendComponent,
-      ],
-      backend.env,
-      { clock, env: { SVC_LICENSE_PUBLIC_KEY: publicKey } },
-    );
-    await waitFor(async () =>
-      (await entrance('GET', '/api/auth/setup/status')).status === 200 ? true : undefined,
-    );
-    expect((await entrance('POST', '/api/auth/setup/admin', { body: ADMIN })).status).toBe(201);
-    // A console user with a menu permission, but not `license` (which only administrators hold).
-    const created = await request(`${install.url('frontend')}/api/auth/admin/users`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-admin-token': await signIn() },
-      body: JSON.stringify({ ...HELPER, permissions: ['user', 'settings'] }),
+    control = await startConsoleInstall(backend.env, {
+      clock,
+      env: { SVC_LICENSE_PUBLIC_KEY: publicKey },
     });
-    expect(created.statusCode).toBe(201);
-    await created.body.dump();
+    ({ install, config: parts } = control);
+    // A console user with a menu permission, but not `license` (which only administrators hold).
+    await control.createUser(HELPER.username, { ...HELPER, permissions: ['user', 'settings'] });
   });
 
   afterAll(async () => {
-    await install?.stop();
+    await control?.stop();
     await backend.cleanup();
     rmSync(folder, { recursive: true, force: true });
   });

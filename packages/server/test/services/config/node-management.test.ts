@@ -10,27 +10,17 @@ import {
   REGISTRY_TOKEN_HEADER,
   type CreateNodeResponse,
   type DeleteNodeResponse,
-  type ErrorBody,
   type ListNodesResponse,
   type NodeCredentials,
   type NodeView,
   type PlaybackRoutesResponse,
   type RegenerateEndpointTokenResponse,
 } from '@svc/contracts';
-import { configComponentFactory, type ConfigParts } from '../../../src/services/config/config.component.js';
+import type { ConfigParts } from '../../../src/services/config/config.component.js';
 import type { LicenseFacts, LicenseGate } from '../../../src/services/config/licenses/license-gate.js';
-import { createUserComponent } from '../../../src/services/user/user.component.js';
-import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
-import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
+import { CONSOLE_PASSWORD, startConsoleInstall, type ConsoleInstall } from '../../support/console-install.js';
 import { installBackends } from '../../support/install-backends.js';
-import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
-
-interface Answer<T> {
-  status: number;
-  body: T;
-  error: ErrorBody['error'] | undefined;
-  headers: Record<string, unknown>;
-}
+import { waitFor, type TestInstall } from '../../support/runtime.js';
 
 /** A licence the test sets at will; counts the refreshes node creation makes. */
 class FakeLicence implements LicenseGate {
@@ -100,8 +90,7 @@ async function listen(server: HttpsServer): Promise<number> {
   return (server.address() as AddressInfo).port;
 }
 
-const ADMIN = { username: 'root', password: 'correct horse battery' };
-const PASSWORD = 'long enough password';
+const PASSWORD = CONSOLE_PASSWORD;
 const TOKEN_SHAPE = {
   node: /^svc_nt_[A-Za-z0-9_-]{43}$/,
   registry: /^svc_rt_[A-Za-z0-9_-]{43}$/,
@@ -109,6 +98,7 @@ const TOKEN_SHAPE = {
 };
 
 describe.each(installBackends())('node management through the gateway on $label', (backend) => {
+  let control: ConsoleInstall;
   let install: TestInstall;
   let parts: ConfigParts;
   let adminToken: string;
@@ -132,29 +122,11 @@ describe.each(installBackends())('node management through the gateway on $label'
   let silentPort = 0;
   let strangerPort = 0;
 
-  const api = async <T = unknown>(
+  const api = <T = unknown>(
     method: string,
     route: string,
-    options: { admin?: string; bearer?: string; body?: unknown; base?: string } = {},
-  ): Promise<Answer<T>> => {
-    const headers: Record<string, string> = {};
-    if (options.admin) headers['x-admin-token'] = options.admin;
-    if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await request(`${options.base ?? install.url('frontend')}${route}`, {
-      method: method as 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.body.text();
-    const body = (text ? JSON.parse(text) : undefined) as T;
-    return {
-      status: response.statusCode,
-      body,
-      error: (body as Partial<ErrorBody> | undefined)?.error,
-      headers: response.headers,
-    };
-  };
+    options: { admin?: string; bearer?: string; body?: unknown } = {},
+  ) => control.api<T>(method, route, options);
   const admin = <T = unknown>(method: string, route: string, body?: unknown) =>
     api<T>(method, route, { admin: adminToken, body });
   const list = async () => {
@@ -175,22 +147,9 @@ describe.each(installBackends())('node management through the gateway on $label'
   const runProbe = async () => {
     expect(await install.context.schedulers.get('config')!.runNow('nodes.manual-health')).toBe('ran');
   };
-  const consoleLogin = async (username: string, password: string) => {
-    const login = await api<{ adminToken: string }>('POST', '/api/auth/login', {
-      body: { username, password, client: 'console' },
-    });
-    expect(login.status).toBe(200);
-    return login.body.adminToken;
-  };
-  const createUser = async (username: string, permissions: string[] = []) => {
-    const created = await admin<{ id: string }>('POST', '/api/auth/admin/users', {
-      username,
-      password: PASSWORD,
-      permissions,
-    });
-    expect(created.status).toBe(201);
-    return created.body.id;
-  };
+  const consoleLogin = (username: string, password: string) => control.login(username, 'console', password);
+  const createUser = (username: string, permissions: string[] = []) =>
+    control.createUser(username, { permissions });
   /** The play-agent's question (service token): which manual address does this endpoint token name? */
   const resolve = async (token: string) => {
     const response = await request(`${install.url('config')}/api/config/internal/endpoints/resolve`, {
@@ -206,24 +165,10 @@ describe.each(installBackends())('node management through the gateway on $label'
     healthPort = await listen(healthServer);
     silentPort = await listen(silentServer);
     strangerPort = await listen(strangerServer);
-    install = await startTestInstall(
-      [
-        configComponentFactory({
-          expose: (exposed) => (parts = exposed),
-          licenseGate: licence,
-          probeDispatcher: probeAgent,
-        }),
-        createUserComponent,
-        createGatewayComponent,
-        createFrontendComponent,
-      ],
-      backend.env,
-    );
-    await waitFor(async () =>
-      (await api('GET', '/api/auth/setup/status')).status === 200 ? true : undefined,
-    );
-    expect((await api('POST', '/api/auth/setup/admin', { body: ADMIN })).status).toBe(201);
-    adminToken = await consoleLogin(ADMIN.username, ADMIN.password);
+    control = await startConsoleInstall(backend.env, {
+      config: { licenseGate: licence, probeDispatcher: probeAgent },
+    });
+    ({ install, config: parts, adminToken } = control);
     // The config service finds the user service in its registry (playback routes).
     await waitFor(async () => {
       const instances = await request(
@@ -238,7 +183,7 @@ describe.each(installBackends())('node management through the gateway on $label'
   });
 
   afterAll(async () => {
-    await install?.stop();
+    await control?.stop();
     await backend.cleanup();
     healthServer.closeAllConnections();
     silentServer.closeAllConnections();

@@ -2,7 +2,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { request, type Dispatcher } from 'undici';
 import type { Identity, Mount, Transfer } from '@svc/contracts';
 import { encodeIdentity } from '../../../src/platform/http/route-auth.js';
 import type { ComponentFactory } from '../../../src/runtime/component.js';
@@ -12,6 +11,7 @@ import {
   type StorageComponent,
   type StorageComponentOptions,
 } from '../../../src/services/storage/storage.component.js';
+import { injectInto } from '../../support/inject.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
 
 export const ADMIN: Identity = {
@@ -43,7 +43,7 @@ export interface StorageHarness {
   install: TestInstall;
   component: StorageComponent;
   base: string;
-  /** Calls the storage port directly as the gateway would: service token plus an identity. */
+  /** Calls the storage component as the gateway would (service token plus an identity), in-process. */
   api(
     method: string,
     url: string,
@@ -98,14 +98,10 @@ export async function startStorage(
         body = JSON.stringify(options.body);
         headers['content-type'] = 'application/json';
       }
-      const response: Dispatcher.ResponseData = await request(`${base}${url}`, {
-        method: method,
-        headers,
-        body,
-      });
-      const buffer = Buffer.from(await response.body.arrayBuffer());
+      const response = await injectInto(install, 'storage', { method, url, headers, body });
+      const buffer = response.raw;
       return {
-        status: response.statusCode,
+        status: response.status,
         headers: response.headers,
         body: buffer,
         json: <T>() => JSON.parse(buffer.toString('utf8')) as T,

@@ -1,98 +1,58 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from 'undici';
 import type {
   ActivityEvent,
   AuditLogResponse,
   BrandingResponse,
   DashboardSessionsResponse,
-  ErrorBody,
   MyWebPlaybackResponse,
   UserDetail,
   UserUsageResponse,
 } from '@svc/contracts';
-import { createConfigComponent } from '../../../src/services/config/config.component.js';
-import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
-import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
-import { createUserComponent } from '../../../src/services/user/user.component.js';
+import {
+  CONSOLE_ADMIN,
+  CONSOLE_PASSWORD,
+  startConsoleInstall,
+  type ConsoleInstall,
+} from '../../support/console-install.js';
 import { installBackends } from '../../support/install-backends.js';
-import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
 import { ManualClock } from './support.js';
 
-interface Answer<T> {
-  status: number;
-  body: T;
-  error: ErrorBody['error'] | undefined;
-}
-
-const ADMIN = { username: 'root', password: 'correct horse battery' };
-const PASSWORD = 'long enough password';
+const ADMIN = CONSOLE_ADMIN;
+const PASSWORD = CONSOLE_PASSWORD;
 const MINUTE = 60 * 1000;
 
 // The web console's and portal's new user-service endpoints, called like the web app does: through the
 // frontend and the gateway, with real tokens.
 describe.each(installBackends())('console and portal endpoints of the user service on $label', (backend) => {
-  let install: TestInstall;
+  let control: ConsoleInstall;
   // Starts at the real time (tokens, registry), moved by hand where the sessions' 5-minute window matters.
   const clock = new ManualClock(Date.now());
   let adminToken: string;
 
-  const api = async <T = unknown>(
+  const api = <T = unknown>(
     method: string,
     route: string,
     options: { admin?: string; bearer?: string; body?: unknown } = {},
-  ): Promise<Answer<T>> => {
-    const headers: Record<string, string> = {};
-    if (options.admin) headers['x-admin-token'] = options.admin;
-    if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await request(`${install.url('frontend')}${route}`, {
-      method: method as 'GET',
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = await response.body.text();
-    const body = (text ? JSON.parse(text) : undefined) as T;
-    return { status: response.statusCode, body, error: (body as Partial<ErrorBody> | undefined)?.error };
-  };
+  ) => control.api<T>(method, route, options);
   const admin = <T = unknown>(method: string, route: string, body?: unknown) =>
-    api<T>(method, route, { admin: adminToken, body });
+    control.admin<T>(method, route, body);
   /** A service-to-service call straight to the user service (what the play-agent does). */
-  const internal = async (route: string, body: unknown) => {
-    const response = await request(`${install.url('user')}${route}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-svc-service-token': install.context.serviceToken },
-      body: JSON.stringify(body),
-    });
-    await response.body.dump();
-    return response.statusCode;
-  };
+  const internal = async (route: string, body: unknown) =>
+    (await control.internal('user', 'POST', route, body)).status;
   /** The policy a play-agent fetches for a user (its `webPlayback` is what the play-agent enforces). */
-  const playbackPolicy = async (userId: string) => {
-    const response = await request(
-      `${install.url('user')}/api/auth/internal/users/${userId}/playback-policy`,
-      {
-        headers: { 'x-svc-service-token': install.context.serviceToken },
-      },
-    );
-    return (await response.body.json()) as { webPlayback: boolean };
-  };
-  const login = async (username: string, client: 'console' | 'portal', password = PASSWORD) => {
-    const answer = await api<{ adminToken?: string; accessToken: string }>('POST', '/api/auth/login', {
-      body: { username, password, client },
-    });
-    expect(answer.status, JSON.stringify(answer.body)).toBe(200);
-    return client === 'console' ? answer.body.adminToken! : answer.body.accessToken;
-  };
-  const createUser = async (username: string, extra: Record<string, unknown> = {}) => {
-    const created = await admin<{ id: string }>('POST', '/api/auth/admin/users', {
-      username,
-      password: PASSWORD,
-      ...extra,
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    return created.body.id;
-  };
+  const playbackPolicy = async (userId: string) =>
+    (
+      await control.internal<{ webPlayback: boolean }>(
+        'user',
+        'GET',
+        `/api/auth/internal/users/${userId}/playback-policy`,
+      )
+    ).body;
+  const login = (username: string, client: 'console' | 'portal', password = PASSWORD) =>
+    control.login(username, client, password);
+  const createUser = (username: string, extra: Record<string, unknown> = {}) =>
+    control.createUser(username, extra);
   const branding = async () => {
     const answer = await api<BrandingResponse>('GET', '/api/auth/branding');
     expect(answer.status).toBe(200);
@@ -100,20 +60,12 @@ describe.each(installBackends())('console and portal endpoints of the user servi
   };
 
   beforeAll(async () => {
-    install = await startTestInstall(
-      [createConfigComponent, createUserComponent, createGatewayComponent, createFrontendComponent],
-      backend.env,
-      { clock },
-    );
-    await waitFor(async () =>
-      (await api('GET', '/api/auth/setup/status')).status === 200 ? true : undefined,
-    );
-    expect((await api('POST', '/api/auth/setup/admin', { body: ADMIN })).status).toBe(201);
-    adminToken = await login(ADMIN.username, 'console', ADMIN.password);
+    control = await startConsoleInstall(backend.env, { clock });
+    adminToken = control.adminToken;
   });
 
   afterAll(async () => {
-    await install?.stop();
+    await control?.stop();
     await backend.cleanup();
   });
 

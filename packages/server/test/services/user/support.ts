@@ -1,7 +1,7 @@
-import { request } from 'undici';
 import type { Identity, IntrospectResponse, TokenKind } from '@svc/contracts';
 import type { Clock } from '../../../src/platform/cache/index.js';
 import { encodeIdentity } from '../../../src/platform/http/route-auth.js';
+import { injectInto } from '../../support/inject.js';
 import type { TestInstall } from '../../support/runtime.js';
 
 /** A clock the test moves by hand. */
@@ -30,7 +30,7 @@ export interface Answer<T = unknown> {
   body: T;
 }
 
-/** Calls the user service directly with the headers the gateway would send. */
+/** Calls the user service directly (in-process) with the headers the gateway would send. */
 export class UserServiceClient {
   constructor(private readonly install: TestInstall) {}
 
@@ -40,14 +40,15 @@ export class UserServiceClient {
     if (options.identity) headers['x-svc-identity'] = encodeIdentity(options.identity);
     headers['x-svc-client-ip'] = options.clientIp ?? '203.0.113.10';
     if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await request(`${this.install.url('user')}${path}`, {
-      method: method as 'GET',
+    const response = await injectInto(this.install, 'user', {
+      method,
+      url: path,
       headers,
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
     });
-    const text = await response.body.text();
+    const text = response.raw.toString('utf8');
     return {
-      status: response.statusCode,
+      status: response.status,
       headers: response.headers,
       body: (text ? JSON.parse(text) : undefined) as T,
     };

@@ -1,7 +1,6 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { request } from 'undici';
 import { ALL_PERMISSIONS, type Identity, type Mount, type ScanStatus } from '@svc/contracts';
 import { encodeIdentity } from '../../../../src/platform/http/route-auth.js';
 import { createConfigComponent } from '../../../../src/services/config/config.component.js';
@@ -9,6 +8,7 @@ import { mediaComponentFactory, type MediaParts } from '../../../../src/services
 import { storageComponentFactory } from '../../../../src/services/storage/storage.component.js';
 import type { InstallBackend } from '../../../support/install-backends.js';
 import { mediaFixtures, type MediaFixtures } from '../../../support/media-fixtures.js';
+import { injectInto } from '../../../support/inject.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../../support/runtime.js';
 import { startFakeTmdb, type FakeTmdb } from './fake-tmdb.js';
 
@@ -87,7 +87,7 @@ export interface MediaTestEnv {
   stop(): Promise<void>;
 }
 
-/** A test API client for one component of the install, as the gateway calls it. */
+/** A test API client for one component of the install, as the gateway calls it (in-process). */
 function apiFor(install: TestInstall, component: 'media' | 'storage'): Api {
   return async <T>(method: Method, url: string, options: ApiOptions = {}): Promise<ApiAnswer<T>> => {
     const headers: Record<string, string> = { ...options.headers };
@@ -102,11 +102,14 @@ function apiFor(install: TestInstall, component: 'media' | 'storage'): Api {
       headers['content-type'] ??= 'application/json';
       body = JSON.stringify(options.body);
     }
-    const response = await request(`${install.url(component)}${url}`, { method, headers, body });
-    const raw = Buffer.from(await response.body.arrayBuffer());
-    const type = String(response.headers['content-type'] ?? '');
+    const {
+      status,
+      headers: answered,
+      raw,
+    } = await injectInto(install, component, { method, url, headers, body });
+    const type = String(answered['content-type'] ?? '');
     const parsed = (type.includes('json') && raw.length > 0 ? JSON.parse(raw.toString('utf8')) : raw) as T;
-    return { status: response.statusCode, body: parsed, headers: response.headers, raw };
+    return { status, body: parsed, headers: answered, raw };
   };
 }
 
