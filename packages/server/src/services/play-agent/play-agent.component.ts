@@ -15,6 +15,7 @@ import { ProtocolRoutes, serveUnservedProtocols } from './proto-a/protocol.js';
 import { ResponseCache } from './proto-a/response-cache.js';
 import { registerStreamRoutes } from './proto-a/stream.routes.js';
 import { PlaybackStreamer } from './proto-a/streamer.js';
+import { DriveARedirect } from './redirect/drive-a-redirect.js';
 import { SubtitleDelivery } from './proto-a/subtitle-delivery.js';
 import { SubtitleTool } from './stream/subtitle-tool.js';
 import { registerSystemRoutes } from './proto-a/system.routes.js';
@@ -102,6 +103,16 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     ? undefined
     : new PublicAddressLookup({ config, nodeId: playAgent.nodeId, logger });
 
+  const redirect = new DriveARedirect({
+    switchedOn: () => policy.current().driveARedirect,
+    storageUrl: (nodeId) => streamer.storageUrl(nodeId),
+    serviceToken: context.serviceToken,
+    allowedHosts: playAgent.driveARedirectAllowedHosts,
+    userAgent: playAgent.driveARedirectUserAgent,
+    now: () => context.clock.now(),
+    logger,
+  });
+
   const serverId = serverIdOf(context.serviceToken);
   const routes = new ProtocolRoutes(app, {
     server: () => ({ serverId, ...policy.serverInfo() }),
@@ -122,6 +133,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     sessions,
     meter,
     streamer,
+    redirect,
     subtitles,
     cache,
     logger,

@@ -52,6 +52,7 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
   const admitTo = async (player: PlayerRequest, item: PlaybackItem, bytes: boolean) => {
     const policy = await deps.gate.admit(player.player, player.endpointId, { bytes });
     if (!libraryAccessAllows(policy.libraryAccess, item.libraryId)) throw notFound('item');
+    return policy;
   };
 
   const stream =
@@ -59,8 +60,23 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
       const params = request.params as { id: string; file?: string };
       if (params.file !== undefined && !STREAM_FILE.test(params.file)) throw notFound('stream');
       const item = await fileItem(player, params.id);
-      await admitTo(player, item, true);
+      // Authenticated (signedIn) and quota checked before any link is asked for.
+      const policy = await admitTo(player, item, true);
       const media = playedMedia(item);
+      if (!attachment && deps.redirect) {
+        const answered = await deps.redirect.answer(reply, {
+          userId: player.player.userId,
+          itemId: item.id,
+          playMode: policy.driveAPlayMode,
+          file: item.file!,
+        });
+        if (answered === 'redirected') {
+          // The bytes bypass this node: the play is still in the activity log, with 0 bytes.
+          deps.sessions.openStream(player.context, media, 'play').end();
+          return;
+        }
+        if (answered === 'failed') return;
+      }
       const route = { userId: player.player.userId, endpointId: player.endpointId };
       const connection = deps.sessions.openStream(player.context, media, attachment ? 'download' : 'play');
       try {
