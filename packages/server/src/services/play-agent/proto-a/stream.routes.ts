@@ -70,12 +70,9 @@ export function registerStreamRoutes(routes: ProtocolRoutes): void {
           playMode: policy.driveAPlayMode,
           file: item.file!,
         });
-        if (answered === 'redirected') {
-          // The bytes bypass this node: the play is still in the activity log, with 0 bytes.
-          deps.sessions.openStream(player.context, media, 'play').end();
-          return;
-        }
-        if (answered === 'failed') return;
+        // Answered (302 or 502). A redirected play reaches the activity log through the player's playback
+        // reports, with 0 bytes: none pass this node.
+        if (answered !== 'proxied') return;
       }
       const route = { userId: player.player.userId, endpointId: player.endpointId };
       const connection = deps.sessions.openStream(player.context, media, attachment ? 'download' : 'play');
