@@ -26,7 +26,13 @@ export class SecretBox {
     }
     mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
     const key = randomBytes(KEY_BYTES);
-    writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    try {
+      writeFileSync(file, `${key.toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+    } catch (error) {
+      // Another process of this data folder made it first: use that one.
+      if ((error as NodeJS.ErrnoException).code === 'EEXIST') return SecretBox.fromDataDir(dataDir, name);
+      throw error;
+    }
     chmodSync(file, 0o600);
     return new SecretBox(key);
   }
