@@ -10,6 +10,7 @@ export * from './media-api.js';
 export * from './containers.js';
 export * from './portal-api.js';
 export * from './storage-api.js';
+export * from './drives-api.js';
 export * from './playback-api.js';
 export * from './protocol-settings.js';
 export * from './nodes-api.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { driveAProviderConfigSchema, driveBProviderConfigSchema } from './drives-api.js';
 import { errorCodeSchema } from './error-codes.js';
 
 // Storage node API (docs/storage.md). Paths inside a mount are relative to its root, '/'-separated,
@@ -9,7 +10,7 @@ export const mountPathSchema = z.string().max(16_384);
 /** One name (no '/'): the new name of a rename. */
 export const entryNameSchema = z.string().min(1).max(255);
 
-export const storageProviderKindSchema = z.enum(['local', 'webdav']);
+export const storageProviderKindSchema = z.enum(['local', 'webdav', 'drive_a', 'drive_b']);
 export type StorageProviderKind = z.infer<typeof storageProviderKindSchema>;
 
 /** Replaces secret values (passwords) in answers; sending it back on update keeps the stored secret. */
@@ -43,6 +44,16 @@ export const createMountRequestSchema = z.discriminatedUnion('provider', [
     name: mountNameSchema,
     provider: z.literal('webdav'),
     config: webdavProviderConfigSchema,
+  }),
+  z.strictObject({
+    name: mountNameSchema,
+    provider: z.literal('drive_a'),
+    config: driveAProviderConfigSchema,
+  }),
+  z.strictObject({
+    name: mountNameSchema,
+    provider: z.literal('drive_b'),
+    config: driveBProviderConfigSchema,
   }),
 ]);
 export type CreateMountRequest = z.infer<typeof createMountRequestSchema>;

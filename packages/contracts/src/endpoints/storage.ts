@@ -1,3 +1,4 @@
+import { directLinkResponseSchema } from '../drives-api.js';
 import { declareEndpoints } from '../endpoint.js';
 import type { ErrorCode } from '../error-codes.js';
 import { healthResponseSchema } from '../health.js';
@@ -417,6 +418,17 @@ export const storageEndpoints = declareEndpoints('storage', {
     query: requiredPathQuerySchema,
     response: locateResponseSchema,
     errors: [...PATH_ERRORS, 'IS_A_DIRECTORY'],
+  },
+  internalDirectLink: {
+    method: 'GET',
+    path: '/api/storage/internal/mounts/{mountId}/link',
+    summary: 'A time-limited direct link to a file of a drive mount (redirect playback)',
+    tag: 'Storage internal',
+    auth: SERVICE_ONLY,
+    params: mountIdParamsSchema,
+    query: requiredPathQuerySchema,
+    response: directLinkResponseSchema,
+    errors: [...PATH_ERRORS, 'IS_A_DIRECTORY', 'BAD_REQUEST', 'DRIVE_TOKEN_INVALID'],
   },
   internalProbe: {
     method: 'POST',

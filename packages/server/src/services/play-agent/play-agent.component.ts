@@ -28,6 +28,7 @@ import { storeMediaInfo } from './metadata-probe/media-info-writer.js';
 import { MetadataProber } from './metadata-probe/metadata-prober.js';
 import { ProbeQueue } from './metadata-probe/probe-queue.js';
 import { PlaybackStreamer } from './proto-a/streamer.js';
+import { DriveARedirect } from './redirect/drive-a-redirect.js';
 import { SubtitleDelivery } from './proto-a/subtitle-delivery.js';
 import { SubtitleTool } from './stream/subtitle-tool.js';
 import { registerSystemRoutes } from './proto-a/system.routes.js';
@@ -159,6 +160,16 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   });
   caches.onFlush('image', () => images.clearAll());
 
+  const redirect = new DriveARedirect({
+    switchedOn: () => policy.current().driveARedirect,
+    storageUrl: (nodeId) => streamer.storageUrl(nodeId),
+    serviceToken: context.serviceToken,
+    allowedHosts: playAgent.driveARedirectAllowedHosts,
+    userAgent: playAgent.driveARedirectUserAgent,
+    now: () => context.clock.now(),
+    logger,
+  });
+
   const serverId = serverIdOf(context.serviceToken);
   const routes = new ProtocolRoutes(app, {
     server: () => ({ serverId, ...policy.serverInfo() }),
@@ -179,6 +190,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     sessions,
     meter,
     streamer,
+    redirect,
     subtitles,
     cache,
     logger,

@@ -11,6 +11,7 @@ import type {
 import { AppError, forbidden } from '../../platform/http/errors.js';
 import type { Clock } from '../../platform/cache/index.js';
 import type { Logger } from '../../platform/logger.js';
+import type { SecretBox } from '../../platform/secret-box.js';
 import { PROVIDERS, isAdminOnly, maskConfig, mergeSecrets, providerDefinition } from './providers/index.js';
 import type { ProviderContext, StorageProvider } from './providers/provider.js';
 import type { MountRow, MountsRepository } from './mounts/mounts.repository.js';
@@ -37,7 +38,27 @@ export class MountsService {
     private readonly providerContext: ProviderContext,
     private readonly clock: Clock,
     private readonly logger: Logger,
+    /** Seals the provider's secret fields in the database (docs/drives.md, "Credentials"). */
+    private readonly secretBox: SecretBox,
   ) {}
+
+  /** The config with each secret field passed through `transform` (seal before storing, open after reading). */
+  private secrets(kind: string, config: Record<string, unknown>, transform: (value: string) => string) {
+    const result = { ...config };
+    for (const key of providerDefinition(kind).secrets) {
+      const value = result[key];
+      if (typeof value === 'string' && value !== '') result[key] = transform(value);
+    }
+    return result;
+  }
+
+  private sealed(kind: string, config: Record<string, unknown>): Record<string, unknown> {
+    return this.secrets(kind, config, (value) => this.secretBox.seal(value));
+  }
+
+  private opened(kind: string, config: Record<string, unknown>): Record<string, unknown> {
+    return this.secrets(kind, config, (value) => this.secretBox.open(value));
+  }
 
   setUseCheck(check: MountUseCheck): void {
     this.inUse = check;
@@ -65,7 +86,10 @@ export class MountsService {
     if (cached && cached.version === version) return cached.mount;
     if (cached) void cached.mount.provider.close().catch(() => undefined);
     const definition = providerDefinition(row.provider);
-    const provider = definition.create(definition.parse(row.config), this.providerContext);
+    const provider = definition.create(
+      definition.parse(this.opened(row.provider, row.config)),
+      this.providerContext,
+    );
     const mount: OpenMount = {
       id: row.id,
       name: row.name,
@@ -133,7 +157,7 @@ export class MountsService {
       id: randomUUID(),
       name: request.name,
       provider: request.provider,
-      config: config as Record<string, unknown>,
+      config: this.sealed(request.provider, config as Record<string, unknown>),
       created_at: now,
       updated_at: now,
     };
@@ -149,10 +173,12 @@ export class MountsService {
     this.requireRole(identity, row.provider, definition.parse(row.config));
     let config = row.config;
     if (request.config !== undefined) {
-      const parsed = definition.parse(mergeSecrets(row.provider, row.config, request.config));
+      const parsed = definition.parse(
+        mergeSecrets(row.provider, this.opened(row.provider, row.config), request.config),
+      );
       this.requireRole(identity, row.provider, parsed);
       await definition.validate(parsed, this.providerContext);
-      config = parsed as Record<string, unknown>;
+      config = this.sealed(row.provider, parsed as Record<string, unknown>);
     }
     const name = request.name ?? row.name;
     if (name !== row.name && (await this.repository.nameTaken(name, id))) {

@@ -1,3 +1,4 @@
+import { SecretBox } from '../../platform/secret-box.js';
 import type { Kysely } from 'kysely';
 import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { Clock } from '../../platform/cache/index.js';
@@ -62,7 +63,13 @@ export function createStorageServices(
 
   const probeTool = new ProbeTool(logger, { binary: options.ffprobe });
   const probeSource = new ProbeSource(logger);
-  const mounts = new MountsService(mountsRepository, { dataDir: options.dataDir }, clock, logger);
+  const mounts = new MountsService(
+    mountsRepository,
+    { dataDir: options.dataDir },
+    clock,
+    logger,
+    SecretBox.fromDataDir(options.dataDir),
+  );
   const files = new FilesService(mounts, clock, logger);
   const transferEvents = new TransferEvents(options.eventHeartbeatMs);
   const runner = new TransferRunner(transfersRepository, mounts, files, transferEvents, clock, logger);

@@ -18,6 +18,7 @@ import { ProtocolQuery } from './query.js';
 import { registerProtoA, type ProtoARequest } from './registrar.js';
 import type { ResponseCache } from './response-cache.js';
 import type { PlaybackStreamer as Streamer } from './streamer.js';
+import type { DriveARedirect } from '../redirect/drive-a-redirect.js';
 import type { SubtitleDelivery } from './subtitle-delivery.js';
 
 /** Header a playback proxy adds to name the manual reverse-proxy address it serves. */
@@ -41,6 +42,8 @@ export interface ProtocolDeps {
   sessions: PlaySessions;
   meter: UsageMeter;
   streamer: Streamer;
+  /** Redirect (302) playback of DRIVE_A media; absent = always proxied. */
+  redirect?: DriveARedirect;
   subtitles: SubtitleDelivery;
   cache: ResponseCache;
   logger: Logger;

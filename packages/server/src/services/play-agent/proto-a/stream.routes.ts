@@ -43,6 +43,7 @@ export function registerStreamRoutes(
   const admitTo = async (player: PlayerRequest, item: PlaybackItem, bytes: boolean) => {
     const policy = await deps.gate.admit(player.player, player.endpointId, { bytes });
     if (!libraryAccessAllows(policy.libraryAccess, item.libraryId)) throw notFound('item');
+    return policy;
   };
 
   const stream =
@@ -50,8 +51,20 @@ export function registerStreamRoutes(
       const params = request.params as { id: string; file?: string };
       if (params.file !== undefined && !STREAM_FILE.test(params.file)) throw notFound('stream');
       const item = await fileItem(player, params.id);
-      await admitTo(player, item, true);
+      // Authenticated (signedIn) and quota checked before any link is asked for.
+      const policy = await admitTo(player, item, true);
       const media = playedMedia(item);
+      if (!attachment && deps.redirect) {
+        const answered = await deps.redirect.answer(reply, {
+          userId: player.player.userId,
+          itemId: item.id,
+          playMode: policy.driveAPlayMode,
+          file: item.file!,
+        });
+        // Answered (302 or 502). A redirected play reaches the activity log through the player's playback
+        // reports, with 0 bytes: none pass this node.
+        if (answered !== 'proxied') return;
+      }
       const route = { userId: player.player.userId, endpointId: player.endpointId };
       const connection = deps.sessions.openStream(player.context, media, attachment ? 'download' : 'play');
       // Background work a play may start (metadata probing); returns at once.

@@ -149,7 +149,8 @@ export class PlaybackStreamer {
     return `${file.nodeId}\u0000${file.mountId}\u0000${file.path}`;
   }
 
-  private async storageUrl(nodeId: string): Promise<string> {
+  /** The base URL of a storage node (the newest registry entry). */
+  async storageUrl(nodeId: string): Promise<string> {
     let instances;
     try {
       instances = await this.deps.registry.lookup('svc-control-storage', nodeId);

@@ -1,5 +1,6 @@
 import { Readable } from 'node:stream';
-import { endpoints } from '@svc/contracts';
+import { DRIVE_USER_AGENT_HEADER, endpoints } from '@svc/contracts';
+import { badRequest } from '../../../platform/http/errors.js';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { serve } from '../../../platform/http/endpoint-route.js';
 import { replyWithFile } from '../file-response.js';
@@ -7,6 +8,7 @@ import { keepHeadLength } from '../head-answer.js';
 import type { FilesService } from '../files/files.service.js';
 import { locateFile } from '../files/locate.js';
 import type { MountsService } from '../mounts.service.js';
+import { DriveStorageProvider } from '../drives/drive-storage.js';
 import { parseMountPath } from '../path-safety.js';
 import type { ProbeService } from '../probe/probe.service.js';
 import { storageErrors } from '../storage-errors.js';
@@ -69,6 +71,22 @@ export function registerInternalRoutes(
   serve(app, endpoints.storage.internalLocate, async (request) =>
     locateFile(await mounts.get(request.params.mountId), internalPath(request.query.path)),
   );
+
+  // A direct link for a play-agent's redirect (docs/drives.md); the link itself is never logged.
+  serve(app, endpoints.storage.internalDirectLink, async (request) => {
+    const mount = await mounts.get(request.params.mountId);
+    if (!(mount.provider instanceof DriveStorageProvider)) throw badRequest('this mount is not a drive');
+    const header = request.headers[DRIVE_USER_AGENT_HEADER];
+    const userAgent = typeof header === 'string' && /^[\x20-\x7e]{1,512}$/.test(header) ? header : undefined;
+    const link = await mount.provider.drive.directLink(internalPath(request.query.path), { userAgent });
+    return {
+      provider: mount.kind,
+      accountId: mount.id,
+      url: link.url,
+      expiresAt: link.expiresAt?.toISOString() ?? null,
+      headers: link.headers,
+    };
+  });
 
   serve(app, endpoints.storage.internalProbe, async (request) =>
     probe.probe(request.params.mountId, internalPath(request.body.path)),

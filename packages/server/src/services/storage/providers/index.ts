@@ -1,5 +1,7 @@
 import { MASKED_SECRET, type StorageProviderKind } from '@svc/contracts';
 import { badRequest } from '../../../platform/http/errors.js';
+import { driveAProviderDefinition } from '../drives/drive-a.js';
+import { driveBProviderDefinition } from '../drives/drive-b.js';
 import { localProviderDefinition } from './local-provider.js';
 import type { ProviderDefinition } from './provider.js';
 import { webdavProviderDefinition } from './webdav-provider.js';
@@ -10,6 +12,8 @@ export type { StorageProvider, ProviderEntry, ByteRange, ProviderDefinition } fr
 export const PROVIDERS: Record<StorageProviderKind, ProviderDefinition<unknown>> = {
   local: localProviderDefinition as unknown as ProviderDefinition<unknown>,
   webdav: webdavProviderDefinition as unknown as ProviderDefinition<unknown>,
+  drive_a: driveAProviderDefinition as unknown as ProviderDefinition<unknown>,
+  drive_b: driveBProviderDefinition as unknown as ProviderDefinition<unknown>,
 };
 
 export function providerDefinition(kind: string): ProviderDefinition<unknown> {
