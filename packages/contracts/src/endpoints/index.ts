@@ -1,5 +1,6 @@
 import type { EndpointDeclaration } from '../endpoint.js';
 import { configEndpoints } from './config.js';
+import { diagnosticsEndpoints, playAgentDiagnosticsEndpoints } from './diagnostics.js';
 import { gatewayEndpoints } from './gateway.js';
 import { healthEndpoints } from './health.js';
 import { mediaEndpoints } from './media.js';
@@ -7,6 +8,13 @@ import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
 import { storageEndpoints } from './storage.js';
 import { userEndpoints } from './user.js';
+
+export {
+  PROXY_PROBE_BYTES,
+  PROXY_PROBE_MAX_HOLD_MS,
+  PROXY_PROBE_ROUTE_HEADER,
+  proxyProbeQuerySchema,
+} from './diagnostics.js';
 
 /** Every endpoint, by service and action: `endpoints.config.listNodes`. */
 export const endpoints = {
@@ -18,6 +26,8 @@ export const endpoints = {
   shared: sharedEndpoints,
   gateway: gatewayEndpoints,
   health: healthEndpoints,
+  diagnostics: diagnosticsEndpoints,
+  playAgentDiagnostics: playAgentDiagnosticsEndpoints,
 } as const;
 
 /** Every declared endpoint in one list (gateway table, OpenAPI document, route audit). */

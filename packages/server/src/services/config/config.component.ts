@@ -1,3 +1,4 @@
+import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
 import type { Dispatcher } from 'undici';
 import { AuditClient, newestBaseUrl } from '../../platform/audit/audit-client.js';
 import type { ServiceDatabase } from '../../platform/db/index.js';
@@ -220,6 +221,7 @@ export const configComponentFactory =
       scope: 'EMBEDDED',
     });
     registerDeploymentRoutes(app, services.deployment);
+    registerDiagnosticsRoutes(app);
     registerLegacyNodesRoutes(app, services.legacyNodes, audit);
     registerLicenseRoutes(app, services.licenses);
     registerNodeManagementRoutes(app, services.nodeManagement, services.nodeLifecycle, audit);

@@ -6,6 +6,7 @@ import { stripClientPrefix } from './proto-a/dialect.js';
 import { loadSettings } from '../../platform/settings.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { PlaybackGate } from './access/playback-gate.js';
+import { registerProxyProbeRoutes } from './diagnostics/proxy-probe.routes.js';
 import { TokenResolver } from './access/token-resolver.js';
 import { PolicyRefresher } from './policy-refresher.js';
 import { registerBrowseRoutes } from './proto-a/browse.routes.js';
@@ -131,6 +132,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   registerBrowseRoutes(routes);
   registerPlaybackRoutes(routes);
   registerStreamRoutes(routes);
+  registerProxyProbeRoutes(app, gate);
   // The announced protocols this node never serves (reached below their own label): 503.
   serveUnservedProtocols(app);
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.

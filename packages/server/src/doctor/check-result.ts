@@ -1,0 +1,30 @@
+/** One line of `svc doctor`: a line of the spec's troubleshooting mapping (docs/reverse-proxy.md). */
+export interface CheckResult {
+  id: string;
+  title: string;
+  status: 'ok' | 'problem' | 'skipped';
+  /** What was seen. */
+  detail: string;
+  /** The exact fix, when something is wrong. */
+  fix?: string;
+}
+
+export const ok = (id: string, title: string, detail: string): CheckResult => ({
+  id,
+  title,
+  status: 'ok',
+  detail,
+});
+export const problem = (id: string, title: string, detail: string, fix: string): CheckResult => ({
+  id,
+  title,
+  status: 'problem',
+  detail,
+  fix,
+});
+export const skipped = (id: string, title: string, detail: string): CheckResult => ({
+  id,
+  title,
+  status: 'skipped',
+  detail,
+});
