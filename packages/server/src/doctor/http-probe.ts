@@ -43,17 +43,23 @@ const flat = (headers: Record<string, string | string[] | undefined>) =>
       .map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : value]),
   );
 
-/** GET `url` and read the whole body, timing it; a connection error before the answer throws. */
+/**
+ * GET `url` (POST with `body`) and read the whole answer, timing it; a connection error before the answer
+ * throws, one while reading is reported as `cut`.
+ */
 export async function probe(
   dispatcher: Dispatcher,
   url: URL,
   headers: Record<string, string>,
   timeoutMs: number,
+  body?: Buffer,
 ): Promise<ProbeAnswer> {
   const started = performance.now();
   const answer = await request(url, {
     dispatcher,
+    method: body === undefined ? 'GET' : 'POST',
     headers,
+    ...(body === undefined ? {} : { body }),
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });

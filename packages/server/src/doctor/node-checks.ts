@@ -68,9 +68,9 @@ export function nodeChecks(nodes: readonly NodeView[], playbackUrl?: URL): Check
 
   if (playbackUrl) {
     const host = playbackUrl.hostname.toLowerCase();
+    // The played URLs of a node come from its own external address, not from a manual address's domain.
     const carried = nodes.some(
-      (node) =>
-        node.serviceType !== 'svc-control-storage' && node.externalAddress?.host.toLowerCase() === host,
+      (node) => node.serviceType === 'svc-play-agent' && node.externalAddress?.host.toLowerCase() === host,
     );
     results.push(
       carried
@@ -82,8 +82,8 @@ export function nodeChecks(nodes: readonly NodeView[], playbackUrl?: URL): Check
         : problem(
             'external-address',
             'Played URLs use the playback domain',
-            `no play-agent or manual address has the external address ${host}: clients are handed the internal 19090 address`,
-            `in node management set the play-agent's external address to https://${host} (port 443), or add ${host} as a manual address`,
+            `no play-agent has the external address ${host}: clients are handed its direct 19090 address`,
+            `in node management set the play-agent's external address to https://${host} (port 443)`,
           ),
     );
   }
