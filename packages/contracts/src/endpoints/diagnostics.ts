@@ -17,14 +17,70 @@ export const proxyProbeQuerySchema = z.object({
   holdMs: z.coerce.number().int().min(0).max(PROXY_PROBE_MAX_HOLD_MS).default(0),
 });
 
-/** The console entrance's probe: an event stream (config service, through the gateway). */
+/** One line of the doctor (`svc doctor` and the console's Diagnostics page). */
+export const diagnosticCheckSchema = z.object({
+  id: z.string(),
+  title: z.string(),
+  status: z.enum(['ok', 'problem', 'skipped']),
+  detail: z.string(),
+  fix: z.string().optional(),
+});
+export type DiagnosticCheck = z.infer<typeof diagnosticCheckSchema>;
+
+export const diagnosticsQuerySchema = z.object({
+  /** The proxied playback address, to check that the played URLs carry it. */
+  playbackUrl: z.url({ protocol: /^https?$/ }).optional(),
+});
+export const diagnosticsResponseSchema = z.object({ checks: z.array(diagnosticCheckSchema) });
+
+const domainSchema = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[A-Za-z0-9.-]+$/);
+
+export const proxySnippetQuerySchema = z.object({
+  server: z.enum(['nginx', 'caddy']),
+  /** The console's domain (the console sends the one it is reached with). */
+  consoleName: domainSchema,
+  topology: z.enum(['standalone', 'distributed']).default('standalone'),
+  /** Distributed: the play-agent node the playback site forwards to. */
+  playAgentHost: domainSchema.optional(),
+});
+export const proxySnippetResponseSchema = z.object({ server: z.enum(['nginx', 'caddy']), text: z.string() });
+
+const NODE_ADMIN = { gateway: { kind: 'admin', anyOf: ['node'] } } as const;
+
+/** The console entrance's probe and the console's diagnostics (config service, through the gateway). */
 export const diagnosticsEndpoints = declareEndpoints('config', {
+  getDiagnostics: {
+    method: 'GET',
+    path: '/api/config/diagnostics',
+    summary:
+      'The doctor checks the node records answer (manual addresses, PENDING nodes, ports, external address)',
+    tag: 'Diagnostics',
+    auth: NODE_ADMIN,
+    query: diagnosticsQuerySchema,
+    response: diagnosticsResponseSchema,
+    errors: ['VALIDATION_FAILED'],
+  },
+  getProxySnippet: {
+    method: 'GET',
+    path: '/api/config/nodes/{nodeId}/proxy-snippet',
+    summary: 'The console and playback proxy sites of a manual address, with its endpoint token',
+    tag: 'Diagnostics',
+    auth: NODE_ADMIN,
+    params: z.object({ nodeId: z.string().min(1).max(100) }),
+    query: proxySnippetQuerySchema,
+    response: proxySnippetResponseSchema,
+    errors: ['NOT_FOUND', 'BAD_REQUEST', 'VALIDATION_FAILED'],
+  },
   streamProbe: {
     method: 'GET',
     path: '/api/config/diagnostics/stream-probe',
     summary: 'Event stream that sends one event, pauses holdMs, then a second one and ends',
     tag: 'Diagnostics',
-    auth: { gateway: { kind: 'admin', anyOf: ['node'] } },
+    auth: NODE_ADMIN,
     query: proxyProbeQuerySchema,
     produces: 'text/event-stream',
     errors: ['VALIDATION_FAILED'],

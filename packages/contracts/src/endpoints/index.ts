@@ -10,6 +10,11 @@ import { storageEndpoints } from './storage.js';
 import { userEndpoints } from './user.js';
 
 export {
+  diagnosticCheckSchema,
+  diagnosticsResponseSchema,
+  proxySnippetQuerySchema,
+  proxySnippetResponseSchema,
+  type DiagnosticCheck,
   PROXY_PROBE_BYTES,
   PROXY_PROBE_MAX_HOLD_MS,
   PROXY_PROBE_ROUTE_HEADER,

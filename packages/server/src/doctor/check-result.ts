@@ -1,13 +1,7 @@
+import type { DiagnosticCheck } from '@svc/contracts';
+
 /** One line of `svc doctor`: a line of the spec's troubleshooting mapping (docs/reverse-proxy.md). */
-export interface CheckResult {
-  id: string;
-  title: string;
-  status: 'ok' | 'problem' | 'skipped';
-  /** What was seen. */
-  detail: string;
-  /** The exact fix, when something is wrong. */
-  fix?: string;
-}
+export type CheckResult = DiagnosticCheck;
 
 export const ok = (id: string, title: string, detail: string): CheckResult => ({
   id,

@@ -169,6 +169,40 @@ describe('generated nginx sites with a real nginx', () => {
     expect(await routeUrl()).toBe(`https://${PLAYBACK}:${nginx.httpsPort}`);
   }, 60_000);
 
+  it("gives the console the manual address's sites with its real token, and the node checks", async () => {
+    const snippet = await env.admin(
+      'GET',
+      `/api/config/nodes/${endpoint.nodeId}/proxy-snippet?server=nginx&consoleName=${CONSOLE}`,
+    );
+    expect(snippet.status, snippet.text).toBe(200);
+    const text = String(snippet.body.text);
+    expect(text).toContain(`server_name ${PLAYBACK};`);
+    expect(text).toContain(`proxy_set_header X-SVC-Endpoint-Token "${endpoint.endpointToken}";`);
+    expect(text).toContain('proxy_read_timeout 3600s;');
+    const caddy = await env.admin(
+      'GET',
+      `/api/config/nodes/${endpoint.nodeId}/proxy-snippet?server=caddy&consoleName=${CONSOLE}`,
+    );
+    expect(String(caddy.body.text)).toContain(`header_up X-SVC-Endpoint-Token "${endpoint.endpointToken}"`);
+    const nodeId = env.install.context.settings.playAgent.nodeId;
+    expect(
+      (
+        await env.admin(
+          'GET',
+          `/api/config/nodes/${nodeId}/proxy-snippet?server=nginx&consoleName=${CONSOLE}`,
+        )
+      ).status,
+    ).toBe(400);
+
+    const diagnostics = await env.admin(
+      'GET',
+      `/api/config/diagnostics?playbackUrl=${encodeURIComponent(`https://${PLAYBACK}:${nginx.httpsPort}`)}`,
+    );
+    expect(diagnostics.status, diagnostics.text).toBe(200);
+    const ids = (diagnostics.body.checks as { id: string }[]).map((check) => check.id);
+    expect(ids).toEqual(['manual-address-reachable', 'node-pending', 'play-agent-port', 'external-address']);
+  });
+
   it('passes every proxy check of svc doctor with the generated sites', async () => {
     const results = byId(await runDoctorChecks(doctor));
     for (const id of [
