@@ -68,6 +68,16 @@ describe('generated nginx sites with a real nginx', () => {
     client = probeDispatcher({ ca: nginx.tls.pem, resolve });
   }, 180_000);
 
+  /**
+   * Puts sites in force and drops the test's kept-alive connections: an old nginx worker finishes the
+   * requests of its open connections with the old configuration.
+   */
+  async function reload(sites: string): Promise<void> {
+    await nginx.load(sites);
+    await client.close();
+    client = probeDispatcher({ ca: nginx.tls.pem, resolve: doctor.resolve });
+  }
+
   afterAll(async () => {
     await client?.close();
     await nginx?.stop();
@@ -144,12 +154,12 @@ describe('generated nginx sites with a real nginx', () => {
     // The proxy's own header replaces whatever a client sends.
     expect(await routeOf()).toBe(endpoint.nodeId);
 
-    const stale = await env.regenerateEndpoint(endpoint.nodeId);
+    const fresh = await env.regenerateEndpoint(endpoint.nodeId);
     expect(await routeOf()).toBe('unknown');
     expect(byId(await runDoctorChecks(doctor)).get('endpoint-token')).toMatchObject({ status: 'problem' });
-    endpoint = { ...endpoint, endpointToken: stale };
-    options = { ...options, playback: { ...options.playback, endpointToken: stale } };
-    await nginx.load(generated());
+    endpoint = { ...endpoint, endpointToken: fresh };
+    options = { ...options, playback: { ...options.playback, endpointToken: fresh } };
+    await reload(generated());
     expect(await routeOf()).toBe(endpoint.nodeId);
   }, 60_000);
 
@@ -286,7 +296,7 @@ describe('generated nginx sites with a real nginx', () => {
       expect(sites).not.toMatch(
         new RegExp(fault.absent.source.replace('CONSOLE_PORT', String(new URL(env.entrance).port))),
       );
-      await nginx.load(fault.make(sites));
+      await reload(fault.make(sites));
       try {
         const results = byId(await runDoctorChecks(doctor));
         for (const id of fault.names) {
@@ -294,7 +304,7 @@ describe('generated nginx sites with a real nginx', () => {
           expect(results.get(id)?.fix, id).toBeTruthy();
         }
       } finally {
-        await nginx.load(sites);
+        await reload(sites);
       }
     },
     60_000,
