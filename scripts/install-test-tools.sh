@@ -11,7 +11,8 @@ set -euo pipefail
 # Debian puts nginx) or, for the CJK font the browser tests render Chinese pages with, the font's name.
 # redis-server: the Redis outage tests start their own; postgresql-client: pg_isready and psql for CI's
 # PostgreSQL pass; ffmpeg/ffprobe: generated media and probes; rclone: a real WebDAV server; curl: SSE
-# clients; nginx: proxy and benchmark reference; chromium: the browser tests; shellcheck: node install scripts.
+# clients; nginx: proxy and benchmark reference; caddy: `caddy validate` of the generated Caddyfile;
+# chromium: the browser tests; shellcheck: node install scripts.
 TOOLS=(
   "redis-server redis-server"
   "postgresql-client psql"
@@ -20,6 +21,7 @@ TOOLS=(
   "rclone rclone"
   "curl curl"
   "nginx nginx"
+  "caddy caddy"
   "chromium chromium"
   "fonts-wqy-microhei font:WenQuanYi Micro Hei"
   "shellcheck shellcheck"

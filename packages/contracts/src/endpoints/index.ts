@@ -1,5 +1,6 @@
 import type { EndpointDeclaration } from '../endpoint.js';
 import { configEndpoints } from './config.js';
+import { diagnosticsEndpoints, playAgentDiagnosticsEndpoints } from './diagnostics.js';
 import { gatewayEndpoints } from './gateway.js';
 import { healthEndpoints } from './health.js';
 import { mediaEndpoints } from './media.js';
@@ -9,6 +10,18 @@ import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
 import { storageEndpoints } from './storage.js';
 import { userEndpoints } from './user.js';
+
+export {
+  diagnosticCheckSchema,
+  diagnosticsResponseSchema,
+  proxySnippetQuerySchema,
+  proxySnippetResponseSchema,
+  type DiagnosticCheck,
+  PROXY_PROBE_BYTES,
+  PROXY_PROBE_MAX_HOLD_MS,
+  PROXY_PROBE_ROUTE_HEADER,
+  proxyProbeQuerySchema,
+} from './diagnostics.js';
 
 /** Every endpoint, by service and action: `endpoints.config.listNodes`. */
 export const endpoints = {
@@ -23,6 +36,8 @@ export const endpoints = {
   gateway: gatewayEndpoints,
   health: healthEndpoints,
   nodeProbe: nodeProbeEndpoints,
+  diagnostics: diagnosticsEndpoints,
+  playAgentDiagnostics: playAgentDiagnosticsEndpoints,
 } as const;
 
 /** Every declared endpoint in one list (gateway table, OpenAPI document, route audit). */

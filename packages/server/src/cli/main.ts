@@ -15,6 +15,10 @@ Usage:
                                  create an administrator (asks for the password, or reads it from stdin)
   svc license keygen|issue|code|upgrade ...
                                  publisher tool: key pair, signed lease, one-time code, edition upgrade
+  svc proxy nginx|caddy --console-name DOMAIN --playback-name DOMAIN --endpoint-token TOKEN ...
+                                 print the console and playback reverse-proxy sites
+  svc doctor --console URL [--playback URL] --token ADMIN_TOKEN [--json]
+                                 check a running deployment through its proxy
   svc --help | --version
 
 Settings come from environment variables (see .env.example); a play-agent also reads the
@@ -67,6 +71,12 @@ export async function main(argv: string[]): Promise<void> {
       return (await import('./admin.js')).runAdmin(rest);
     case 'license':
       process.exitCode = await (await import('./license.js')).runLicense(rest);
+      return;
+    case 'proxy':
+      process.exitCode = (await import('./proxy.js')).runProxy(rest, process);
+      return;
+    case 'doctor':
+      process.exitCode = await (await import('./doctor.js')).runDoctor(rest, process);
       return;
     default:
       fail(`unknown command '${command}'. Run svc --help.`, 2);

@@ -8,6 +8,7 @@ import {
   IconListDetails,
   IconServer,
   IconSettings,
+  IconStethoscope,
   IconUsers,
 } from '@tabler/icons-react';
 import type { PageEntry } from '../shell/page-registry.js';
@@ -26,6 +27,13 @@ export const consolePages: PageEntry[] = [
     permission: 'node',
     icon: IconServer,
     load: () => import('./nodes/nodes-page.js'),
+  },
+  {
+    path: 'diagnostics',
+    labelKey: 'nav.diagnostics',
+    permission: 'node',
+    icon: IconStethoscope,
+    load: () => import('./diagnostics/diagnostics-page.js'),
   },
   {
     path: 'users',

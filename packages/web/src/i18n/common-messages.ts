@@ -58,6 +58,7 @@ const en = {
   nav: {
     dashboard: 'Dashboard',
     nodes: 'Nodes',
+    diagnostics: 'Diagnostics',
     users: 'Users',
     libraries: 'Libraries',
     storage: 'Storage',
@@ -175,6 +176,7 @@ const zh: Shape<typeof en> = {
   nav: {
     dashboard: '仪表盘',
     nodes: '节点',
+    diagnostics: '诊断',
     users: '用户',
     libraries: '媒体库',
     storage: '存储',

@@ -1,3 +1,5 @@
+import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
+import { DiagnosticsService } from './diagnostics/diagnostics.service.js';
 import type { Dispatcher } from 'undici';
 import { AuditClient, newestBaseUrl } from '../../platform/audit/audit-client.js';
 import type { ServiceDatabase } from '../../platform/db/index.js';
@@ -235,6 +237,7 @@ export const configComponentFactory =
       scope: 'EMBEDDED',
     });
     registerDeploymentRoutes(app, services.deployment);
+    registerDiagnosticsRoutes(app, new DiagnosticsService(services.nodeManagement), audit);
     registerLegacyNodesRoutes(app, services.legacyNodes, audit);
     registerLicenseRoutes(app, services.licenses);
     registerNodeManagementRoutes(app, services.nodeManagement, services.nodeLifecycle, audit);

@@ -7,6 +7,7 @@ import { stripClientPrefix } from './proto-a/dialect.js';
 import { loadSettings } from '../../platform/settings.js';
 import type { ComponentFactory } from '../../runtime/component.js';
 import { PlaybackGate } from './access/playback-gate.js';
+import { registerProxyProbeRoutes } from './diagnostics/proxy-probe.routes.js';
 import { TokenResolver } from './access/token-resolver.js';
 import { PolicyRefresher } from './policy-refresher.js';
 import { CacheConfigPuller } from './cache-runtime/cache-config-puller.js';
@@ -205,6 +206,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     },
   });
   registerArtworkRoute(routes, images);
+  registerProxyProbeRoutes(app, gate);
   // The announced protocols this node never serves (reached below their own label): 503.
   serveUnservedProtocols(app);
   // The config service pushes cache configurations and forwards the console's entry routes here.

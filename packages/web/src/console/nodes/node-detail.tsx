@@ -17,6 +17,7 @@ import { EditNodeModal } from './edit-node-modal.js';
 import { NodeActionModal, type NodeAction } from './node-action-modal.js';
 import { ProbeBadge, ScopeBadges, StatusBadge } from './node-badges.js';
 import { NodeCredentials } from './node-credentials.js';
+import { ProxySnippetCard } from './proxy-snippet-card.js';
 import { canDelete, isEmbedded, isManualAddress, lifecycleBlock, serviceTypeKey } from './node-status.js';
 import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 
@@ -157,6 +158,7 @@ function NodeDetailBody({ node }: { node: NodeView }) {
         )}
 
         <NodeCredentials node={node} />
+        {manual && <ProxySnippetCard node={node} />}
 
         {!isEmbedded(node) && (
           <Card withBorder padding="md" data-testid="node-actions">

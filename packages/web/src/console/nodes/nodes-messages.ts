@@ -148,6 +148,12 @@ const en = {
     healthDetail: 'Detail',
     actions: 'Actions',
   },
+  proxySnippet: {
+    title: 'Reverse-proxy sites',
+    show: 'Show proxy sites',
+    copy: 'Copy the proxy sites',
+    hint: "The console site and this address's playback site, with its current endpoint token injected. After regenerating the token, copy the sites again and reload the proxy.",
+  },
   credentials: {
     commandsTitle: 'Install commands',
     tokensTitle: 'Tokens',
@@ -362,6 +368,12 @@ const zh: Shape<typeof en> = {
     checkedAt: '检测时间',
     healthDetail: '详情',
     actions: '操作',
+  },
+  proxySnippet: {
+    title: '反向代理站点配置',
+    show: '显示代理配置',
+    copy: '复制代理配置',
+    hint: '控制台站点与本地址的播放站点，已注入当前的端点令牌。重新生成令牌后，请重新复制配置并重载代理。',
   },
   credentials: {
     commandsTitle: '安装命令',
