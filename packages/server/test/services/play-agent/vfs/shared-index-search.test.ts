@@ -5,6 +5,8 @@ import path from 'node:path';
 import { DEFAULT_VFS_CACHE_CONFIG } from '@svc/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MediaSource } from '../../../../src/services/play-agent/stream/sources.js';
+import { CachedSource } from '../../../../src/services/play-agent/vfs/cached-source.js';
+import { covers } from '../../../../src/services/play-agent/vfs/range-set.js';
 import type { StartupPlan } from '../../../../src/services/play-agent/vfs/startup-plan.js';
 import { VfsCache } from '../../../../src/services/play-agent/vfs/vfs-cache.js';
 import { makeVideo } from '../../../support/media-fixtures.js';
@@ -42,7 +44,7 @@ function gatedUpstream(): MediaSource & { let: () => void; headerReads: number }
 }
 
 describe('the index search of SMART_STARTUP', () => {
-  it('runs once per entry, outlives the short requests that started it, and the next open plans smart at once', async () => {
+  it('runs once per entry, outlives the short requests that started it; the job fills the plan; the next open plans smart at once', async () => {
     const cache = await VfsCache.open(
       { ...DEFAULT_VFS_CACHE_CONFIG, enabled: true, minHeadBytes: 64 * KiB, minTailBytes: 16 * KiB },
       path.join(root, 'cache'),
@@ -75,6 +77,7 @@ describe('the index search of SMART_STARTUP', () => {
       const again = memorySource(content);
       const later: StartupPlan[] = [];
       const second = cache.wrap(again, { ...options, onPlan: (plan) => later.push(plan) });
+      if (!(second instanceof CachedSource)) throw new Error('the cache did not wrap the source');
       expect((await readAll(second, { start: 0, end: 1023 })).length).toBe(1024);
       expect(again.served).toBe(0);
       // Bytes outside the plan (the head is 8 s of 10, the index starts at the moov): the saved smart plan
@@ -83,8 +86,11 @@ describe('the index search of SMART_STARTUP', () => {
       expect((await readAll(second, middle)).equals(content.subarray(middle.start, middle.end + 1))).toBe(
         true,
       );
+      const entry = await second.cacheEntry(new AbortController().signal);
       await second.close();
       expect(later.map((plan) => plan.kind)).toEqual(['smart']);
+      // The requests read 1 KiB each; the startup job filled the whole plan (head and index) after them.
+      for (const range of later[0]!.ranges) expect(covers(entry.recorded, range)).toBe(true);
       expect(later[0]?.ranges.at(-1)?.end).toBe(content.length - 1);
       expect(again.served).toBe(1024);
     } finally {
