@@ -57,7 +57,17 @@ export async function linkIdle(link: Link, ready: () => boolean = () => true): P
   );
 }
 
-/** Waits until only the `playing` entries the test holds are in use and the link is idle. */
+/**
+ * Waits until only the `playing` entries the test holds are in use and the link is idle. With nothing
+ * playing, the background jobs (the startup job after a stream, downloads) must have ended too: a queued
+ * job does not hold its entry yet.
+ */
 export async function settled(cache: VfsCache, link: Link, playing = 0): Promise<void> {
-  await linkIdle(link, () => cache.store.entries().filter((entry) => entry.inUse).length <= playing);
+  const { downloads } = cache;
+  await linkIdle(
+    link,
+    () =>
+      cache.store.entries().filter((entry) => entry.inUse).length <= playing &&
+      (playing > 0 || downloads.runningCount + downloads.waitingCount === 0),
+  );
 }

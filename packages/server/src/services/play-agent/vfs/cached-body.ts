@@ -84,20 +84,34 @@ export class CachedBody implements MediaBody {
     for (;;) {
       if (this.closed || this.position > this.range.end) return null;
       this.signal.throwIfAborted();
-      this.current ??= await this.next();
-      if (this.current === null) continue;
-      if (this.current.kind === 'local') {
-        const chunk = await this.readLocal(this.current.end);
+      if (this.current === null) {
+        const next = await this.next();
+        // Closed while the upstream run was opening: close() could not see it, so drop it here.
+        if (this.closed) {
+          await dropRun(next);
+          return null;
+        }
+        if (next === null) continue;
+        this.current = next;
+      }
+      const current = this.current;
+      if (current.kind === 'local') {
+        const chunk = await this.readLocal(current.end);
         if (chunk) {
           this.options.onProgress?.(this.position);
           return chunk;
         }
         continue;
       }
-      const chunk = await this.current.body.read();
+      const chunk = await current.body.read();
+      // Closed meanwhile: close() ended the run; nothing more is written (it released the space).
+      if (this.closed) {
+        if (chunk) current.body.release(chunk);
+        return null;
+      }
       if (chunk === null) {
         // Sources end a range only after its last byte; anything else would loop here.
-        if (this.position <= this.current.end) {
+        if (this.position <= current.end) {
           throw new SourceError(502, 'UPSTREAM_UNAVAILABLE', 'the source ended a range early', 'upstream');
         }
         await this.endUpstream();
@@ -106,9 +120,9 @@ export class CachedBody implements MediaBody {
       const at = this.position;
       this.position += chunk.length;
       this.upstreamBytes += chunk.length;
-      if (this.current.fill) this.current.fill.progress = this.position;
-      await this.store_(at, chunk, this.current.writable);
-      if (this.position > this.current.end) await this.endUpstream();
+      if (current.fill) current.fill.progress = this.position;
+      await this.store_(at, chunk, current.writable);
+      if (this.position > current.end) await this.endUpstream();
       this.options.onProgress?.(this.position);
       return chunk;
     }
@@ -192,7 +206,7 @@ export class CachedBody implements MediaBody {
 
   /** Writes the allowed part of an upstream chunk at its offset. */
   private async store_(at: number, chunk: Buffer, writable: RangeSet): Promise<void> {
-    if (this.noWrite || writable.length === 0) return;
+    if (this.closed || this.noWrite || writable.length === 0) return;
     for (const part of intersect(writable, { start: at, end: at + chunk.length - 1 })) {
       const length = rangeBytes(part);
       if (!(await this.reserve(length))) return;
@@ -230,6 +244,11 @@ export class CachedBody implements MediaBody {
     this.reservation?.release();
     this.reservation = await this.store.reserve(Math.max(bytes, this.options.reserveBytes));
     if (!this.reservation) this.reservation = await this.store.reserve(bytes);
+    if (this.closed) {
+      // close() released what it saw before this reservation arrived: nobody else would release it.
+      this.reservation?.release();
+      this.reservation = null;
+    }
     if (!this.reservation) this.noWrite = true;
     return this.reservation !== null;
   }
@@ -248,6 +267,13 @@ export class CachedBody implements MediaBody {
     this.reservation?.release();
     this.reservation = null;
   }
+}
+
+/** Ends an upstream run that was opened for a body already closed. */
+async function dropRun(run: Current | null): Promise<void> {
+  if (run?.kind !== 'upstream') return;
+  await run.body.close().catch(() => undefined);
+  run.fill?.finish();
 }
 
 /** Waits for `promise`, or rejects when `signal` aborts first. */

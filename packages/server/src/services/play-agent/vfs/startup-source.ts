@@ -13,7 +13,8 @@ import { CachedSource } from './cached-source.js';
 import { findContainerIndex } from './container-index.js';
 import { observeProbeReads } from './probe-observer.js';
 import { fillRanges } from './range-fill.js';
-import { missing, type RangeSet } from './range-set.js';
+import { sharedIndexSearch } from './index-search.js';
+import { missing, rangeBytes, totalBytes, type RangeSet } from './range-set.js';
 import { readRange } from './read-range.js';
 import { planStartup, type StartupPlan } from './startup-plan.js';
 
@@ -67,18 +68,18 @@ export function startupSource(
     onEntry: (entry, facts) => (opened = { entry, facts }),
     writable: (facts, entry) => {
       if (!plan) {
-        plan = planOf(context, target, facts, [], entry.meta.probeRanges ?? []);
+        plan = savedPlan(entry) ?? planOf(context, target, facts, [], entry.meta.probeRanges ?? []);
         target.onPlan?.(plan);
       }
-      if (!searching) {
+      if (!searching && plan.kind === 'basic') {
         searching = true;
-        // The index search reads through the cache: its few reads land in the plan's head or index.
-        void findContainerIndex(async (range) => readRange(source, range), facts.size)
-          .then(async (found) => {
-            if (found.index.length === 0) return;
-            plan = planOf(context, target, facts, found.index, entry.meta.probeRanges ?? []);
+        const basic = plan.ranges;
+        void sharedIndexSearch(entry, () => searchIndex(context, source, target, () => basic))
+          .then(async (index) => {
+            if (index.length === 0) return;
+            plan = planOf(context, target, facts, index, entry.meta.probeRanges ?? []);
             target.onPlan?.(plan);
-            await entry.setSmartRanges(plan.ranges);
+            if (!entry.meta.smartRanges) await entry.setSmartRanges(plan.ranges);
           })
           .catch(() => undefined);
       }
@@ -99,6 +100,43 @@ export function startupSource(
     },
   });
   return source;
+}
+
+/** The smart plan an earlier open saved for this version of the file (no search needed). */
+function savedPlan(entry: CacheEntry): StartupPlan | null {
+  const ranges = entry.meta.smartRanges;
+  if (!ranges || ranges.length === 0) return null;
+  const head = ranges[0]?.start === 0 ? rangeBytes(ranges[0]) : 0;
+  return { ranges, kind: 'smart', headBytes: head, bytes: totalBytes(ranges) };
+}
+
+/**
+ * The index search of a file, on a reader of its own over the upstream borrowed from `source`: it goes
+ * on when the request that started it ends, and its reads land in the plan's head or index.
+ */
+async function searchIndex(
+  context: CacheContext,
+  source: CachedSource,
+  target: WrapTarget,
+  writable: () => RangeSet,
+): Promise<RangeSet> {
+  const borrowed = source.borrowUpstream();
+  try {
+    const signal = new AbortController().signal;
+    return await withEntry(
+      context,
+      borrowed.source,
+      target,
+      writable,
+      signal,
+      async (reader, _entry, facts) => {
+        const found = await findContainerIndex(async (range) => readRange(reader, range, signal), facts.size);
+        return found.index;
+      },
+    );
+  } finally {
+    await borrowed.release();
+  }
 }
 
 function missingOf(wanted: RangeSet, recorded: RangeSet): ByteRange[] {
@@ -122,8 +160,11 @@ export async function completeStartup(
     signal,
     async (reader, entry, facts) => {
       plan = planOf(context, target, facts, [], entry.meta.probeRanges ?? []);
-      const found = await findContainerIndex(async (range) => readRange(reader, range, signal), facts.size);
-      plan = planOf(context, target, facts, found.index, entry.meta.probeRanges ?? []);
+      const index = await sharedIndexSearch(entry, async () => {
+        const found = await findContainerIndex(async (range) => readRange(reader, range, signal), facts.size);
+        return found.index;
+      });
+      plan = planOf(context, target, facts, index, entry.meta.probeRanges ?? []);
       if (wantsProbe(context, entry)) {
         const observed = await context
           .probeSlot(() =>
@@ -136,7 +177,7 @@ export async function completeStartup(
           // A file ffprobe cannot read is not probed again; a cancelled probe is.
           .catch(() => (signal.aborted ? null : []));
         if (observed) await entry.setProbeRanges(observed);
-        plan = planOf(context, target, facts, found.index, observed ?? []);
+        plan = planOf(context, target, facts, index, observed ?? []);
       }
       await entry.setSmartRanges(plan.kind === 'smart' ? plan.ranges : null);
       target.onPlan?.(plan);
