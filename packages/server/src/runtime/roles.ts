@@ -3,19 +3,20 @@ import type { ComponentFactory } from './component.js';
 /**
  * What each kind of process hosts, in start order (the registry first, the public entrance last).
  * Components load on demand, so a process pulls in only the code (and libraries) of its own role:
- * the supervisor and the play-agent never load the database engine.
+ * the supervisor and the play-agent never load the database engine. A role's components load one after
+ * another, never in parallel: an ES-module-only library that one component imports and another one's
+ * CommonJS dependency require()s (content-disposition: our file delivery, @fastify/static) cannot be
+ * required while a parallel import() is still loading it, and the process would stop at start.
  */
 const ROLE_LOADERS = {
   /** The standalone edition's control process. */
   'standalone-control': async () => {
-    const [config, user, media, gateway, frontend, internal] = await Promise.all([
-      import('../services/config/config.component.js'),
-      import('../services/user/user.component.js'),
-      import('../services/media/media.component.js'),
-      import('../services/gateway/gateway.component.js'),
-      import('../services/frontend/frontend.component.js'),
-      import('../services/internal/internal.component.js'),
-    ]);
+    const config = await import('../services/config/config.component.js');
+    const user = await import('../services/user/user.component.js');
+    const media = await import('../services/media/media.component.js');
+    const gateway = await import('../services/gateway/gateway.component.js');
+    const frontend = await import('../services/frontend/frontend.component.js');
+    const internal = await import('../services/internal/internal.component.js');
     return [
       config.createConfigComponent,
       user.createUserComponent,
@@ -26,19 +27,15 @@ const ROLE_LOADERS = {
     ];
   },
   control: async () => {
-    const [config, internal] = await Promise.all([
-      import('../services/config/config.component.js'),
-      import('../services/internal/internal.component.js'),
-    ]);
+    const config = await import('../services/config/config.component.js');
+    const internal = await import('../services/internal/internal.component.js');
     return [config.createConfigComponent, internal.createInternalComponent];
   },
   user: async () => [(await import('../services/user/user.component.js')).createUserComponent],
   media: async () => [(await import('../services/media/media.component.js')).createMediaComponent],
   edge: async () => {
-    const [gateway, frontend] = await Promise.all([
-      import('../services/gateway/gateway.component.js'),
-      import('../services/frontend/frontend.component.js'),
-    ]);
+    const gateway = await import('../services/gateway/gateway.component.js');
+    const frontend = await import('../services/frontend/frontend.component.js');
     return [gateway.createGatewayComponent, frontend.createFrontendComponent];
   },
   storage: async () => [(await import('../services/storage/storage.component.js')).createStorageComponent],
