@@ -8,6 +8,7 @@ import {
   IconListDetails,
   IconServer,
   IconSettings,
+  IconStack2,
   IconUsers,
 } from '@tabler/icons-react';
 import type { PageEntry } from '../shell/page-registry.js';
@@ -26,6 +27,13 @@ export const consolePages: PageEntry[] = [
     permission: 'node',
     icon: IconServer,
     load: () => import('./nodes/nodes-page.js'),
+  },
+  {
+    path: 'cache',
+    labelKey: 'nav.cache',
+    permission: 'cache',
+    icon: IconStack2,
+    load: () => import('./cache/cache-page.js'),
   },
   {
     path: 'users',
