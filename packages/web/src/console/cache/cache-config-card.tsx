@@ -107,6 +107,7 @@ export function CacheConfigCard({ nodeId, config }: { nodeId: string; config: No
             <Stack gap="sm">
               <Switch
                 label={t('config.enabled')}
+                data-testid="vfs-enabled-switch"
                 checked={values.vfs.enabled}
                 onChange={(event) => set('vfs', 'enabled')(event.currentTarget.checked)}
               />
