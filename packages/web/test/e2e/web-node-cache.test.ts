@@ -25,12 +25,7 @@ describe('node cache page', () => {
   };
 
   beforeAll(async () => {
-    [install, browser] = await Promise.all([
-      startStandalone({
-        NODE_OPTIONS: '--import=/work/wt/console19/node_modules/content-disposition/dist/index.js',
-      }),
-      launchChromium(),
-    ]);
+    [install, browser] = await Promise.all([startStandalone(), launchChromium()]);
     await callApi(install.entrance, 'POST', '/api/auth/setup/admin', { body: ADMIN });
     const login = await callApi(install.entrance, 'POST', '/api/auth/login', {
       body: { ...ADMIN, client: 'console' },
