@@ -9,6 +9,7 @@ import {
   IconServer,
   IconSettings,
   IconStethoscope,
+  IconStack2,
   IconUsers,
 } from '@tabler/icons-react';
 import type { PageEntry } from '../shell/page-registry.js';
@@ -34,6 +35,13 @@ export const consolePages: PageEntry[] = [
     permission: 'node',
     icon: IconStethoscope,
     load: () => import('./diagnostics/diagnostics-page.js'),
+  },
+  {
+    path: 'cache',
+    labelKey: 'nav.cache',
+    permission: 'cache',
+    icon: IconStack2,
+    load: () => import('./cache/cache-page.js'),
   },
   {
     path: 'users',

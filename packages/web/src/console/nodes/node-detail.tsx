@@ -5,6 +5,7 @@ import {
   IconArrowUpCircle,
   IconPencil,
   IconPlugConnectedX,
+  IconStack2,
   IconTrash,
 } from '@tabler/icons-react';
 import { endpoints, type NodeView } from '@svc/contracts';
@@ -20,6 +21,7 @@ import { NodeCredentials } from './node-credentials.js';
 import { ProxySnippetCard } from './proxy-snippet-card.js';
 import { canDelete, isEmbedded, isManualAddress, lifecycleBlock, serviceTypeKey } from './node-status.js';
 import { useEndpointQuery } from '../../api/endpoint-hooks.js';
+import { useSession } from '../../session/session.js';
 
 /** /console/nodes/:nodeId: the node card, its credentials, health and actions; refreshed every 10 s. */
 export function NodeDetail() {
@@ -65,6 +67,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 function NodeDetailBody({ node }: { node: NodeView }) {
   const { t } = useTranslation('nodes');
   const navigate = useNavigate();
+  const session = useSession();
   const [action, setAction] = useState<NodeAction | 'edit' | null>(null);
   const manual = isManualAddress(node);
   const upgradeBlock = lifecycleBlock(node, 'upgrade');
@@ -85,14 +88,27 @@ function NodeDetailBody({ node }: { node: NodeView }) {
       <PageHeader
         title={node.name}
         actions={
-          <Button
-            variant="default"
-            leftSection={<IconPencil size={16} />}
-            onClick={() => setAction('edit')}
-            data-testid="node-edit-button"
-          >
-            {t('common:edit')}
-          </Button>
+          <Group gap="xs">
+            {node.serviceType === 'svc-play-agent' && session.can('cache') ? (
+              <Button
+                variant="default"
+                component={Link}
+                to={`/console/cache/${encodeURIComponent(node.nodeId)}`}
+                leftSection={<IconStack2 size={16} />}
+                data-testid="node-cache-link"
+              >
+                {t('common:nav.cache')}
+              </Button>
+            ) : null}
+            <Button
+              variant="default"
+              leftSection={<IconPencil size={16} />}
+              onClick={() => setAction('edit')}
+              data-testid="node-edit-button"
+            >
+              {t('common:edit')}
+            </Button>
+          </Group>
         }
       />
       <Stack gap="md">
