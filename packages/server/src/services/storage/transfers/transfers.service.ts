@@ -178,6 +178,15 @@ export class TransfersService {
     const row = await this.repository.get(id);
     if (!row) throw transferNotFound();
     const live = this.running.get(id);
+    // A transfer that has ended (or is being stopped) but whose runner has not let go of it yet is
+    // refused like any ended one, rather than "cancelled" a second time.
+    if (live && (live.controller.signal.aborted || !['queued', 'running'].includes(live.row.state))) {
+      throw new AppError(
+        409,
+        'TRANSFER_FINISHED',
+        `the transfer is ${live.row.state} and cannot be cancelled`,
+      );
+    }
     if (live) {
       live.stopReason = 'cancel';
       live.controller.abort(new Error('cancelled'));
