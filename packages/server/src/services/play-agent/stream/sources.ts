@@ -289,9 +289,13 @@ export interface CacheWrapFacts {
   name?: string;
   durationSeconds?: number | null;
   bitrate?: number | null;
+  /** Release date from the metadata provider (ISO date): the skip by release date. */
   releaseDate?: string | null;
+  /** Viewers of the title in the last day: the force for popular content. */
   viewersLastDay?: number | null;
+  /** Storage mount the file lives on: its multithread parameters (`driveThreads`). */
   driveId?: string | null;
+  /** Library item and episode facts, for grouping entries (entry list). */
   itemId?: string;
   seriesName?: string | null;
   seasonNumber?: number | null;

@@ -6,7 +6,7 @@ import { CachedSource } from './cached-source.js';
 import type { DiskPressure } from './disk-pressure.js';
 import type { BackgroundDownloads } from './read-ahead.js';
 import type { RangeSet } from './range-set.js';
-import type { StartupPlan } from './startup-plan.js';
+import type { WrapOptions } from './vfs-cache.js';
 
 /** What the mode-specific wrappers (startup-source.ts, read-ahead-source.ts) share of the VfsCache. */
 export interface CacheContext {
@@ -24,18 +24,7 @@ export interface CacheContext {
 }
 
 /** The fields of WrapOptions the wrappers read (vfs-cache.ts documents them). */
-export interface WrapTarget {
-  sourceId: string;
-  name: string;
-  durationSeconds?: number | null;
-  bitrate?: number | null;
-  driveId?: string | null;
-  itemId?: string;
-  seriesName?: string | null;
-  seasonNumber?: number | null;
-  episodeNumber?: number | null;
-  onPlan?: (plan: StartupPlan) => void;
-}
+export type WrapTarget = Omit<WrapOptions, 'releaseDate' | 'viewersLastDay'>;
 
 /** The library facts of a wrapped file, as the entry keeps them (null when the caller gave none). */
 export function itemOf(target: WrapTarget): EntryItem | null {

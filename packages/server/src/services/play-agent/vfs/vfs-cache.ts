@@ -1,5 +1,5 @@
 import type { VfsCacheConfig } from '@svc/contracts';
-import type { MediaSource } from '../stream/sources.js';
+import type { CacheWrapFacts, MediaSource } from '../stream/sources.js';
 import { cacheDecision } from './cache-decision.js';
 import type { CacheContext } from './cache-context.js';
 import { CacheStore } from './cache-store.js';
@@ -19,22 +19,9 @@ import { startupSource } from './startup-source.js';
  * earlier keeps the settings it started with.
  */
 
-export interface WrapOptions {
+export interface WrapOptions extends CacheWrapFacts {
   sourceId: string;
   name: string;
-  durationSeconds?: number | null;
-  bitrate?: number | null;
-  /** Release date from the metadata provider (ISO date): the skip by release date. */
-  releaseDate?: string | null;
-  /** Viewers of the title in the last day: the force for popular content. */
-  viewersLastDay?: number | null;
-  /** Storage mount the file lives on: its multithread parameters (`driveThreads`). */
-  driveId?: string | null;
-  /** Library item and episode facts, for grouping entries (entry list). */
-  itemId?: string;
-  seriesName?: string | null;
-  seasonNumber?: number | null;
-  episodeNumber?: number | null;
   /** Told each plan (the basic one first, the smart one once the index is found): badges, tests. */
   onPlan?: (plan: StartupPlan) => void;
 }

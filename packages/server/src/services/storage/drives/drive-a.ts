@@ -4,9 +4,8 @@ import {
   driveAProviderConfigSchema,
   type DriveAProviderConfig,
 } from '@svc/contracts';
-import { badRequest } from '../../../platform/http/errors.js';
 import type { Agent } from 'undici';
-import type { ProviderDefinition } from '../providers/provider.js';
+import { parseProviderConfig, type ProviderDefinition } from '../providers/provider.js';
 import { storageErrors } from '../storage-errors.js';
 import { callJson, checkHost, driveAgent, tokenInvalid, underRoot } from './drive-http.js';
 import type { DriveEntry, DriveLink, DriveProvider } from './drive-provider.js';
@@ -154,16 +153,7 @@ export const driveAProviderDefinition: ProviderDefinition<DriveAProviderConfig> 
   kind: 'drive_a',
   secrets: ['token', 'folderPassword'],
   adminOnly: (config) => config.allowPrivateNetwork,
-  parse: (config) => {
-    const parsed = driveAProviderConfigSchema.safeParse(config);
-    if (!parsed.success) {
-      throw badRequest(
-        'provider config is not valid',
-        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-      );
-    }
-    return parsed.data;
-  },
+  parse: (config) => parseProviderConfig(driveAProviderConfigSchema, config),
   validate: async (config) => checkHost(config.url, config.allowPrivateNetwork, DRIVE),
   create: (config) => new DriveStorageProvider(new DriveA(config)),
 };

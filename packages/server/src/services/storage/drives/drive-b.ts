@@ -6,8 +6,7 @@ import {
   driveBProviderConfigSchema,
   type DriveBProviderConfig,
 } from '@svc/contracts';
-import { badRequest } from '../../../platform/http/errors.js';
-import type { ProviderDefinition } from '../providers/provider.js';
+import { parseProviderConfig, type ProviderDefinition } from '../providers/provider.js';
 import { segmentsOf, type MountPath } from '../path-safety.js';
 import { storageErrors } from '../storage-errors.js';
 import { callJson, checkHost, driveAgent, tokenInvalid } from './drive-http.js';
@@ -173,16 +172,7 @@ export const driveBProviderDefinition: ProviderDefinition<DriveBProviderConfig> 
   kind: 'drive_b',
   secrets: ['accessToken'],
   adminOnly: (config) => config.allowPrivateNetwork,
-  parse: (config) => {
-    const parsed = driveBProviderConfigSchema.safeParse(config);
-    if (!parsed.success) {
-      throw badRequest(
-        'provider config is not valid',
-        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-      );
-    }
-    return parsed.data;
-  },
+  parse: (config) => parseProviderConfig(driveBProviderConfigSchema, config),
   validate: async (config) => checkHost(config.url, config.allowPrivateNetwork, DRIVE),
   create: (config) => new DriveStorageProvider(new DriveB(config)),
 };

@@ -20,15 +20,16 @@ import { AppError, badRequest } from '../../../platform/http/errors.js';
 import { isTempName, pathEscapes, segmentsOf, type MountPath } from '../path-safety.js';
 import { NativeUnsupported, fromFsError, storageErrors } from '../storage-errors.js';
 import { commitTempFile, fsyncDir } from './atomic-fs.js';
-import type {
-  ByteRange,
-  ProviderCapabilities,
-  ProviderContext,
-  ProviderDefinition,
-  ProviderEntry,
-  ProviderUsage,
-  StorageProvider,
-  WriteOptions,
+import {
+  type ByteRange,
+  type ProviderCapabilities,
+  type ProviderContext,
+  type ProviderDefinition,
+  type ProviderEntry,
+  type ProviderUsage,
+  type StorageProvider,
+  type WriteOptions,
+  parseProviderConfig,
 } from './provider.js';
 
 const READ_CHUNK = 1024 * 1024;
@@ -321,15 +322,9 @@ export const localProviderDefinition: ProviderDefinition<LocalProviderConfig> = 
   // A local mount can expose any folder the node may read: only administrators create them.
   adminOnly: true,
   parse: (config) => {
-    const parsed = localProviderConfigSchema.safeParse(config);
-    if (!parsed.success) {
-      throw badRequest(
-        'provider config is not valid',
-        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-      );
-    }
-    if (!path.isAbsolute(parsed.data.root)) throw badRequest('config.root must be an absolute folder path');
-    return { root: path.normalize(parsed.data.root) };
+    const parsed = parseProviderConfig(localProviderConfigSchema, config);
+    if (!path.isAbsolute(parsed.root)) throw badRequest('config.root must be an absolute folder path');
+    return { root: path.normalize(parsed.root) };
   },
   validate: checkRoot,
   create: (config) => new LocalProvider(config.root),

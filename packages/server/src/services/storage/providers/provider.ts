@@ -1,5 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { EntryType, ProviderCapabilities } from '@svc/contracts';
+import type { z } from 'zod';
+import { badRequest } from '../../../platform/http/errors.js';
 import type { MountPath } from '../path-safety.js';
 
 export type { ProviderCapabilities };
@@ -120,4 +122,19 @@ export interface ProviderDefinition<Config = unknown> {
   /** Extra checks at creation or update (e.g. the root exists); throws AppErrors. */
   validate(config: Config, context: ProviderContext): Promise<void>;
   create(config: Config, context: ProviderContext): StorageProvider;
+}
+
+/** A provider config checked against its schema; a refusal is 400 naming each field (`ProviderDefinition.parse`). */
+export function parseProviderConfig<Schema extends z.ZodType>(
+  schema: Schema,
+  config: unknown,
+): z.infer<Schema> {
+  const parsed = schema.safeParse(config);
+  if (!parsed.success) {
+    throw badRequest(
+      'provider config is not valid',
+      parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
+    );
+  }
+  return parsed.data;
 }

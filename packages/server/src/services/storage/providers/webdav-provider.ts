@@ -5,14 +5,15 @@ import { AppError, badRequest } from '../../../platform/http/errors.js';
 import { joinPath, nameOf, parentOf, segmentsOf, type MountPath } from '../path-safety.js';
 import { NativeUnsupported, storageErrors } from '../storage-errors.js';
 import { literalHostAllowed, publicOnlyLookup } from './network-guard.js';
-import type {
-  ByteRange,
-  ProviderCapabilities,
-  ProviderDefinition,
-  ProviderEntry,
-  ProviderUsage,
-  StorageProvider,
-  WriteOptions,
+import {
+  type ByteRange,
+  type ProviderCapabilities,
+  type ProviderDefinition,
+  type ProviderEntry,
+  type ProviderUsage,
+  type StorageProvider,
+  type WriteOptions,
+  parseProviderConfig,
 } from './provider.js';
 import { parseMultistatus } from './webdav-xml.js';
 
@@ -406,17 +407,11 @@ export const webdavProviderDefinition: ProviderDefinition<WebdavProviderConfig> 
   // Reaching into the node's own network (NAS, loopback services) is for administrators only.
   adminOnly: (config) => config.allowPrivateNetwork,
   parse: (config) => {
-    const parsed = webdavProviderConfigSchema.safeParse(config);
-    if (!parsed.success) {
-      throw badRequest(
-        'provider config is not valid',
-        parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message })),
-      );
-    }
-    const url = new URL(parsed.data.url);
+    const parsed = parseProviderConfig(webdavProviderConfigSchema, config);
+    const url = new URL(parsed.url);
     if (url.username || url.password)
       throw badRequest('put credentials in username and password, not the URL');
-    return parsed.data;
+    return parsed;
   },
   validate: async (config) => {
     if (!config.allowPrivateNetwork && !literalHostAllowed(new URL(config.url).hostname)) {
