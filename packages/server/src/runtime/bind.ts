@@ -5,11 +5,13 @@ const LOOPBACK = '127.0.0.1';
 
 /**
  * Where each listener binds. Standalone exposes only the console entrance and the play-agent;
- * the internal port stays on loopback in every topology.
+ * the internal port stays on loopback in every topology, and so does the gateway: its only client is the
+ * frontend of the same machine (which forwards to 127.0.0.1), so on the edge machine, whose console
+ * entrance listens on a public interface, 18086 is still not reachable from outside.
  */
 export function bindHostFor(context: RuntimeContext, component: ComponentName): string {
   const { settings, topology } = context;
-  if (component === 'internal') return LOOPBACK;
+  if (component === 'internal' || component === 'gateway') return LOOPBACK;
   if (component === 'play-agent') return settings.playAgent.listenHost;
   if (topology === 'standalone') return component === 'frontend' ? settings.bindHost : LOOPBACK;
   return settings.bindHost;

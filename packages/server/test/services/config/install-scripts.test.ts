@@ -134,6 +134,23 @@ describe('install scripts: every kind', () => {
     expect(nodePort(node('svc-control-storage', { expectedPort: 28084 }))).toBe(28084);
   });
 
+  it.skipIf(spawnSync('sh', ['-c', 'command -v apt-cache']).status !== 0)(
+    "binary-jdk picks a JDK package that this machine's package lists really offer (17 on Debian 12)",
+    () => {
+      const script = generateNodeScript(options('binary-jdk', node('svc-control-storage')));
+      // Everything but the last line (main "$@"), then only the chooser, against the real apt-cache.
+      const chosen = bash(['-c', `${script.replace(/main "\$@"\n$/, '')}\nchoose_jdk_package`]);
+      expect(chosen.status, chosen.stderr).toBe(0);
+      const pkg = chosen.stdout.trim();
+      expect(['openjdk-21-jdk-headless', 'openjdk-17-jdk-headless']).toContain(pkg);
+      expect(spawnSync('apt-cache', ['show', pkg]).status).toBe(0);
+      const release = existsSync('/etc/os-release')
+        ? spawnSync('cat', ['/etc/os-release'], { encoding: 'utf8' }).stdout
+        : '';
+      if (/VERSION_CODENAME=bookworm/.test(release)) expect(pkg).toBe('openjdk-17-jdk-headless');
+    },
+  );
+
   it('asks for ffmpeg on play-agents only, and for the JDK in binary-jdk only', () => {
     const read = (script: string, name: string) => new RegExp(`readonly ${name}='([^']*)'`).exec(script)?.[1];
     const player = generateNodeScript(options('binary', node('svc-play-agent'), { ffmpeg: true }));

@@ -160,7 +160,8 @@ const en = {
     showFull: 'Show full command',
     hide: 'Hide',
     ffmpeg: 'With ffmpeg',
-    ffmpegHelp: 'Also installs ffmpeg on the machine (for transcoding).',
+    ffmpegHelp:
+      'Also installs ffmpeg for its media probe tool ffprobe (binary form: the distribution package on the machine; container form: the image variant with ffmpeg). The play-agent does not transcode: playback is streamed as stored.',
     copyCommand: 'Copy the command: {{kind}}',
     copyToken: 'Copy the {{token}}',
     copyAfterReveal: 'Show the full command first',
@@ -169,7 +170,7 @@ const en = {
     configUrl: 'Config service address: {{url}}',
     kind: {
       binary: 'Install (binary)',
-      'binary-jdk': 'Install (binary, with JDK 21)',
+      'binary-jdk': 'Install (binary, with a JDK: 21, or 17 on Debian 12)',
       docker: 'Install (docker)',
       uninstall: 'Uninstall',
       'upgrade-binary': 'Upgrade (binary)',
@@ -381,7 +382,8 @@ const zh: Shape<typeof en> = {
     showFull: '显示完整命令',
     hide: '隐藏',
     ffmpeg: '包含 ffmpeg',
-    ffmpegHelp: '同时在机器上安装 ffmpeg（用于转码）。',
+    ffmpegHelp:
+      '同时安装 ffmpeg，用其中的媒体探测工具 ffprobe（二进制方式：在机器上安装发行版的软件包；容器方式：使用含 ffmpeg 的镜像）。播放节点不转码：按原文件串流。',
     copyCommand: '复制命令：{{kind}}',
     copyToken: '复制{{token}}',
     copyAfterReveal: '请先显示完整命令',
@@ -390,7 +392,7 @@ const zh: Shape<typeof en> = {
     configUrl: '配置服务地址：{{url}}',
     kind: {
       binary: '安装（二进制）',
-      'binary-jdk': '安装（二进制，含 JDK 21）',
+      'binary-jdk': '安装（二进制，含 JDK：21，Debian 12 上为 17）',
       docker: '安装（docker）',
       uninstall: '卸载',
       'upgrade-binary': '升级（二进制）',

@@ -11,7 +11,7 @@ pull_image() {
   elif docker image inspect "$1" </dev/null >/dev/null 2>&1; then
     warn "cannot pull $1: using the image already on this machine"
   else
-    die "cannot pull image $1 (set SVC_NODE_IMAGE to an image this machine can pull, docs/node-install.md)"
+    die "cannot pull image $1. No public registry holds it: build it on this machine from the project's source with 'docker build -t $1 .' (in the folder with its Dockerfile) and run this command again, or push it to a registry this machine reaches and set SVC_NODE_IMAGE of the control plane to that reference (docs/node-install.md, Container form)"
   fi
 }
 
