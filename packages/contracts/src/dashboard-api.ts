@@ -91,7 +91,12 @@ export const dashboardHealthResponseSchema = z.object({
   nodes: z.array(nodeHealthSchema),
   counts: z.object({
     instances: z.object({ up: z.number().int(), down: z.number().int() }),
-    nodes: z.object({ PENDING: z.number().int(), ONLINE: z.number().int(), offline: z.number().int() }),
+    nodes: z.object({
+      PENDING: z.number().int(),
+      ONLINE: z.number().int(),
+      offline: z.number().int(),
+      AWAITING_INSTALL: z.number().int(),
+    }),
   }),
 });
 export type DashboardHealthResponse = z.infer<typeof dashboardHealthResponseSchema>;

@@ -9,6 +9,7 @@ export const componentNames = [
   'internal',
   'storage',
   'play-agent',
+  'cluster',
 ] as const;
 export const componentNameSchema = z.enum(componentNames);
 export type ComponentName = z.infer<typeof componentNameSchema>;

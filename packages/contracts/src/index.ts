@@ -1,6 +1,7 @@
 export * from './errors.js';
 export * from './health.js';
 export * from './deployment.js';
+export * from './cluster-licence.js';
 export * from './registry.js';
 export * from './permissions.js';
 export * from './auth-api.js';

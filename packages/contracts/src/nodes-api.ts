@@ -129,7 +129,11 @@ export const externalAddressSchema = z.object({
 });
 export type ExternalAddress = z.infer<typeof externalAddressSchema>;
 
-export const nodeStatusSchema = z.enum(['PENDING', 'ONLINE', 'offline']);
+/**
+ * AWAITING_INSTALL: a former built-in node of a DISTRIBUTED install (scope EMBEDDED, no heartbeat): it waits to be
+ * taken over in node management and installed on a target machine under the same id (docs/nodes.md).
+ */
+export const nodeStatusSchema = z.enum(['PENDING', 'ONLINE', 'offline', 'AWAITING_INSTALL']);
 
 /** One node record as the console lists it. Tokens are masked (`svc_nt_…abcd`). */
 export const nodeViewSchema = z.object({
@@ -139,7 +143,8 @@ export const nodeViewSchema = z.object({
   scope: z.enum(['EMBEDDED', 'EXTERNAL']),
   /**
    * Worker nodes: PENDING until the first heartbeat, ONLINE, offline after 30 s without one. Manual addresses:
-   * PENDING until the first /health probe, then ONLINE or offline as the last probe found.
+   * PENDING until the first /health probe, then ONLINE or offline as the last probe found. Built-in nodes of a
+   * DISTRIBUTED install that send no heartbeat: AWAITING_INSTALL.
    */
   status: nodeStatusSchema,
   /** Worker nodes: last valid registration heartbeat. Manual addresses: last successful /health probe. */

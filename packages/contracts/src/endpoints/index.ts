@@ -1,4 +1,5 @@
 import type { EndpointDeclaration } from '../endpoint.js';
+import { clusterEndpoints } from './cluster.js';
 import { configEndpoints } from './config.js';
 import { diagnosticsEndpoints, playAgentDiagnosticsEndpoints } from './diagnostics.js';
 import { gatewayEndpoints } from './gateway.js';
@@ -37,6 +38,7 @@ export const endpoints = {
   health: healthEndpoints,
   nodeProbe: nodeProbeEndpoints,
   diagnostics: diagnosticsEndpoints,
+  cluster: clusterEndpoints,
   playAgentDiagnostics: playAgentDiagnosticsEndpoints,
 } as const;
 

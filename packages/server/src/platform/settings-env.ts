@@ -159,6 +159,13 @@ export const envSchema = z.object({
   SVC_CONFIG_PORT: port,
   SVC_GATEWAY_PORT: port,
   SVC_INTERNAL_PORT: port,
+  SVC_CLUSTER_PORT: port,
+  SVC_CLUSTER_LEASE_SECONDS: converted((raw) => {
+    const seconds = Number(raw);
+    return Number.isInteger(seconds) && seconds >= 2 && seconds <= 300
+      ? seconds
+      : { problem: `'${raw}' is not a whole number of seconds from 2 to 300` };
+  }),
   SVC_BIND_HOST: host,
   SVC_ADVERTISE_HOST: host,
   SVC_CONFIG_BASE_URL: httpUrl,

@@ -27,6 +27,8 @@ export interface PortSettings {
   config: number;
   gateway: number;
   internal: number;
+  /** Cluster licence sync of DISTRIBUTED control instances (18089). */
+  cluster: number;
   playAgent: number;
 }
 
@@ -105,6 +107,8 @@ export interface Settings {
    * no licence can be activated (docs/licences.md).
    */
   licensePublicKey: string | undefined;
+  /** How long the licence lease of the cluster licence sync lasts without renewal (SVC_CLUSTER_LEASE_SECONDS). */
+  clusterLeaseSeconds: number;
   /** Set on worker nodes installed by an install script; undefined elsewhere (built-in nodes, dev runs). */
   nodeInstall: NodeInstallSettings | undefined;
 }
@@ -284,6 +288,7 @@ export function loadSettings(source: Env = process.env, cwd = process.cwd()): Se
     config: port(env, 'SVC_CONFIG_PORT', 18085),
     gateway: port(env, 'SVC_GATEWAY_PORT', 18086),
     internal: port(env, 'SVC_INTERNAL_PORT', 18088),
+    cluster: port(env, 'SVC_CLUSTER_PORT', 18089),
     playAgent: listen.port,
   };
   const seen = new Map<number, string>();
@@ -333,6 +338,7 @@ export function loadSettings(source: Env = process.env, cwd = process.cwd()): Se
     publicHost: env.SVC_PUBLIC_HOST,
     webDir: env.SVC_WEB_DIR === undefined ? undefined : path.resolve(cwd, env.SVC_WEB_DIR),
     licensePublicKey: env.SVC_LICENSE_PUBLIC_KEY,
+    clusterLeaseSeconds: env.SVC_CLUSTER_LEASE_SECONDS ?? 15,
     playAgent: {
       listenHost: listen.host,
       listenPort: listen.port,

@@ -28,8 +28,9 @@ const ROLE_LOADERS = {
   },
   control: async () => {
     const config = await import('../services/config/config.component.js');
+    const cluster = await import('../services/config/cluster/cluster.component.js');
     const internal = await import('../services/internal/internal.component.js');
-    return [config.createConfigComponent, internal.createInternalComponent];
+    return [config.createConfigComponent, cluster.createClusterComponent, internal.createInternalComponent];
   },
   user: async () => [(await import('../services/user/user.component.js')).createUserComponent],
   media: async () => [(await import('../services/media/media.component.js')).createMediaComponent],

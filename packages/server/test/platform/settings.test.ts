@@ -27,6 +27,7 @@ describe('settings', () => {
       config: 18085,
       gateway: 18086,
       internal: 18088,
+      cluster: 18089,
       playAgent: 19090,
     });
     expect(settings.playAgentBindHost).toBe('0.0.0.0');

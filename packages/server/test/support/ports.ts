@@ -52,11 +52,12 @@ export interface PortEnv extends Record<string, string> {
   SVC_CONFIG_PORT: string;
   SVC_GATEWAY_PORT: string;
   SVC_INTERNAL_PORT: string;
+  SVC_CLUSTER_PORT: string;
   PLAY_AGENT_LISTEN: string;
 }
 
 export async function portEnv(): Promise<PortEnv> {
-  const [frontend, user, media, storage, config, gateway, internal, playAgent] = await freePorts(8);
+  const [frontend, user, media, storage, config, gateway, internal, playAgent, cluster] = await freePorts(9);
   return {
     SVC_FRONTEND_PORT: String(frontend),
     SVC_USER_PORT: String(user),
@@ -65,6 +66,7 @@ export async function portEnv(): Promise<PortEnv> {
     SVC_CONFIG_PORT: String(config),
     SVC_GATEWAY_PORT: String(gateway),
     SVC_INTERNAL_PORT: String(internal),
+    SVC_CLUSTER_PORT: String(cluster),
     PLAY_AGENT_LISTEN: `127.0.0.1:${playAgent}`,
   };
 }

@@ -1,3 +1,4 @@
+import { handOverToCluster } from './cluster/cluster.component.js';
 import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
 import { DiagnosticsService } from './diagnostics/diagnostics.service.js';
 import type { Dispatcher } from 'undici';
@@ -126,6 +127,7 @@ function createServices(
     configUrl,
     registeredPlayAgents: () => registry.newestNodeAddresses('svc-play-agent'),
     publicHost: settings.publicHost,
+    edition: () => repositories.nodes.edition(),
   });
   const nodeManagement = new NodeManagementService({
     nodes: repositories.nodes,
@@ -209,6 +211,7 @@ export const configComponentFactory =
     const repositories = createRepositories(database);
     const services = createServices(context, repositories, options);
     const { audit } = services;
+    handOverToCluster(context, { database, licence: options.licenseGate ?? services.licenses });
 
     const app = createServer({
       serviceToken: context.serviceToken,

@@ -81,7 +81,7 @@ describe.each(installBackends())('dashboard health of the config service on $lab
         scope: 'EMBEDDED',
       });
     }
-    expect(first.counts.nodes).toEqual({ PENDING: 2, ONLINE: 0, offline: 0 });
+    expect(first.counts.nodes).toEqual({ PENDING: 2, ONLINE: 0, offline: 0, AWAITING_INSTALL: 0 });
   });
 
   it('shows heartbeats, stale instances and offline nodes as the registry and the node list see them', async () => {
@@ -160,7 +160,7 @@ describe.each(installBackends())('dashboard health of the config service on $lab
       lastHeartbeatAt: new Date(now - 2 * 60 * 1000).toISOString(),
       externalAddress: null,
     });
-    expect(answer.counts.nodes).toEqual({ PENDING: 0, ONLINE: 1, offline: 1 });
+    expect(answer.counts.nodes).toEqual({ PENDING: 0, ONLINE: 1, offline: 1, AWAITING_INSTALL: 0 });
 
     // The same statuses as the node list (permission `node`) shows.
     const list = await api<ListNodesResponse>('GET', '/api/config/nodes', adminToken);

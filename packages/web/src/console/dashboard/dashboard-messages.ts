@@ -84,7 +84,12 @@ const en = {
     disabled: 'Disabled',
     builtIn: 'Built in',
     never: 'Never',
-    state: { ONLINE: 'Online', PENDING: 'Pending', offline: 'Offline' },
+    state: {
+      ONLINE: 'Online',
+      PENDING: 'Pending',
+      offline: 'Offline',
+      AWAITING_INSTALL: 'Awaiting install',
+    },
     types: {
       'svc-control-storage': 'Storage node',
       'svc-play-agent': 'Play-agent',
@@ -187,7 +192,7 @@ const zh: Shape<typeof en> = {
     disabled: '已停用',
     builtIn: '内置',
     never: '从未',
-    state: { ONLINE: '在线', PENDING: '待接入', offline: '离线' },
+    state: { ONLINE: '在线', PENDING: '待接入', offline: '离线', AWAITING_INSTALL: '待安装' },
     types: {
       'svc-control-storage': '存储节点',
       'svc-play-agent': '播放节点',

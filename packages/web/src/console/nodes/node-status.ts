@@ -2,7 +2,10 @@ import type { NodeServiceType, NodeView } from '@svc/contracts';
 
 export type NodeStatus = NodeView['status'];
 
-/** Badge colour of a node's state: ONLINE green, offline red, PENDING (never seen yet) yellow. */
+/**
+ * Badge colour of a node's state: ONLINE green, offline red, PENDING (never seen yet) yellow, AWAITING_INSTALL
+ * (a former built-in node of a DISTRIBUTED install, to install on a target machine) orange.
+ */
 export function statusColor(status: NodeStatus): string {
   switch (status) {
     case 'ONLINE':
@@ -11,6 +14,8 @@ export function statusColor(status: NodeStatus): string {
       return 'red';
     case 'PENDING':
       return 'yellow';
+    case 'AWAITING_INSTALL':
+      return 'orange';
   }
 }
 

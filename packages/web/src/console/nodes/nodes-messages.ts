@@ -22,6 +22,7 @@ const en = {
     PENDING: 'Pending',
     ONLINE: 'Online',
     offline: 'Offline',
+    AWAITING_INSTALL: 'Awaiting install on a target machine',
   },
   probe: {
     online: 'Online',
@@ -249,6 +250,7 @@ const zh: Shape<typeof en> = {
     PENDING: '待上线',
     ONLINE: '在线',
     offline: '离线',
+    AWAITING_INSTALL: '待在目标机器上安装',
   },
   probe: {
     online: '在线',

@@ -63,6 +63,7 @@ export class DashboardHealthService {
           PENDING: countNodes('PENDING'),
           ONLINE: countNodes('ONLINE'),
           offline: countNodes('offline'),
+          AWAITING_INSTALL: countNodes('AWAITING_INSTALL'),
         },
       },
     };

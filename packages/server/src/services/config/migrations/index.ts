@@ -1,3 +1,4 @@
+import { clusterLicenceLeaseMigration } from './V010__cluster_licence_lease.js';
 import type { Migration } from '../../../platform/db/index.js';
 import { registryAndDeployment } from './V001__registry_and_deployment.js';
 import { nodes } from './V002__nodes.js';
@@ -23,4 +24,5 @@ export const configMigrations: readonly Migration[] = [
   nodeRemovalSentMigration,
   imageUploadsMigration,
   nodeCacheConfigsMigration,
+  clusterLicenceLeaseMigration,
 ];

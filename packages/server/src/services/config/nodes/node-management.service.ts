@@ -14,7 +14,7 @@ import type { Clock } from '../../../platform/cache/index.js';
 import { AppError, badRequest, notFound } from '../../../platform/http/errors.js';
 import { NODE_CREATING_STATES, type LicenseFacts, type LicenseGate } from '../licenses/license-gate.js';
 import type { ManualEndpointsRepository } from './manual-endpoints.repository.js';
-import type { NodeChanges, NodeRow } from './node-rows.js';
+import type { NewWorkerNode, NodeChanges, NodeRow } from './node-rows.js';
 import { chooseListenPort, conflict, requireProbeRight } from './node-rules.js';
 import { newNodeId } from './node-tokens.js';
 import { externalAddressOf, type NodeViews } from './node-views.js';
@@ -54,7 +54,11 @@ export class NodeManagementService {
       this.options.views.registeredPorts(),
     ]);
     const now = this.options.clock.now();
-    return { edition, slotsUsed, nodes: rows.map((row) => this.options.views.view(row, now, ports)) };
+    return {
+      edition,
+      slotsUsed,
+      nodes: rows.map((row) => this.options.views.view(row, now, ports, edition)),
+    };
   }
 
   async get(nodeId: string): Promise<NodeView> {
@@ -127,7 +131,10 @@ export class NodeManagementService {
     return this.nodes.withSlotsLock(async (locked) => {
       // The edition cannot go back to STANDALONE, but read it under the lock anyway: it is cheap.
       if ((await locked.edition()) !== 'DISTRIBUTED') throw standaloneRefusal();
-      if (await locked.get(nodeId)) throw conflict('NODE_ID_TAKEN', `node id ${nodeId} is taken`);
+      const existing = await locked.get(nodeId);
+      // A former built-in node of this type is taken over (same id); any other record keeps its id.
+      const takeOver = existing !== undefined && isFormerBuiltIn(existing, input.serviceType);
+      if (existing && !takeOver) throw conflict('NODE_ID_TAKEN', `node id ${nodeId} is taken`);
       const slots = await locked.slotsUsed();
       const used = storage ? slots.storage : slots.playAgent;
       if (used >= max) {
@@ -141,25 +148,25 @@ export class NodeManagementService {
       if (input.serviceType === 'svc-play-agent') {
         listenPort = await chooseListenPort(locked, nodeId, input.expectedHost, requestedListen);
       }
-      const row = await locked.insertWorker(
-        {
-          nodeId,
-          serviceType: input.serviceType,
-          name: input.name,
-          expectedHost: input.expectedHost,
-          expectedPort: input.expectedPort ?? null,
-          listenPort,
-          note: input.note ?? '',
-          external: input.externalAddress
-            ? {
-                protocol: input.externalAddress.protocol,
-                host: input.externalAddress.host,
-                port: input.externalAddress.port ?? null,
-              }
-            : null,
-        },
-        this.now(),
-      );
+      const worker: NewWorkerNode = {
+        nodeId,
+        serviceType: input.serviceType,
+        name: input.name,
+        expectedHost: input.expectedHost,
+        expectedPort: input.expectedPort ?? null,
+        listenPort,
+        note: input.note ?? '',
+        external: input.externalAddress
+          ? {
+              protocol: input.externalAddress.protocol,
+              host: input.externalAddress.host,
+              port: input.externalAddress.port ?? null,
+            }
+          : null,
+      };
+      const row = takeOver
+        ? await locked.takeOverBuiltIn(worker, this.now())
+        : await locked.insertWorker(worker, this.now());
       if (!row) throw conflict('NODE_ID_TAKEN', `node id ${nodeId} is taken`);
       return row;
     });
@@ -274,6 +281,15 @@ export class NodeManagementService {
     if (!row) throw notFound('node');
     return row;
   }
+}
+
+/**
+ * A built-in record of the same type: on a DISTRIBUTED install (checked by the caller) creating a worker node with
+ * its id takes the record over, so that media sources and user authorizations naming the id keep working once
+ * the node is installed on a target machine (spec, "Migration rules between forms").
+ */
+function isFormerBuiltIn(row: NodeRow, serviceType: NodeRow['service_type']): boolean {
+  return row.scope === 'EMBEDDED' && row.service_type === serviceType;
 }
 
 function standaloneRefusal(): AppError {

@@ -11,7 +11,7 @@ import type { Clock } from '../../../platform/cache/index.js';
 import { hostnameOf } from '../../../platform/http/request-origin.js';
 import type { NodeRow } from './node-rows.js';
 import { isWorker, type WorkerType } from './node-rules.js';
-import { nodeStatusOf } from './nodes.service.js';
+import { shownNodeStatus } from './nodes.service.js';
 
 /** Install script kinds offered per worker type (spec: "The six values of kind"). */
 const INSTALL_KINDS: Record<WorkerType, readonly InstallKind[]> = {
@@ -66,6 +66,7 @@ function portOf(baseUrl: string): number | undefined {
 export function directoryFacts(row: NodeRow) {
   return {
     serviceType: row.service_type,
+    scope: row.scope,
     status: row.status,
     lastHeartbeatAt: row.last_heartbeat_at === null ? null : new Date(row.last_heartbeat_at),
     healthStatus: row.health_status,
@@ -98,17 +99,22 @@ export interface NodeViewsOptions {
   registeredPlayAgents?: () => Promise<ReadonlyMap<string, string>>;
   /** SVC_PUBLIC_HOST: the host of the built-in play-agent's direct address when a request names none. */
   publicHost?: string;
+  /** The install's edition (a built-in record of a DISTRIBUTED install reads AWAITING_INSTALL). */
+  edition: () => Promise<Edition>;
 }
+
+type Edition = 'STANDALONE' | 'DISTRIBUTED';
 
 /** How node records are shown: the console's view, "show full command", and the direct addresses. */
 export class NodeViews {
   constructor(private readonly options: NodeViewsOptions) {}
 
   async viewOf(row: NodeRow): Promise<NodeView> {
-    return this.view(row, this.options.clock.now(), await this.registeredPorts());
+    const [ports, edition] = await Promise.all([this.registeredPorts(), this.options.edition()]);
+    return this.view(row, this.options.clock.now(), ports, edition);
   }
 
-  view(row: NodeRow, now: number, ports: ReadonlyMap<string, number>): NodeView {
+  view(row: NodeRow, now: number, ports: ReadonlyMap<string, number>, edition: Edition): NodeView {
     const manual = row.service_type === 'manual-play-agent-endpoint';
     const playAgent = row.service_type === 'svc-play-agent';
     const listenPort = playAgent ? this.listenPortOf(row, ports) : null;
@@ -117,7 +123,7 @@ export class NodeViews {
       serviceType: row.service_type,
       name: row.name,
       scope: row.scope,
-      status: nodeStatusOf(directoryFacts(row), now),
+      status: shownNodeStatus(directoryFacts(row), now, edition),
       lastHeartbeatAt: iso(row.last_heartbeat_at),
       disabled: row.disabled,
       expectedHost: manual ? null : row.expected_host,

@@ -272,6 +272,39 @@ export class NodesRepository {
       .executeTakeFirst();
   }
 
+  /**
+   * Turns a built-in record of the node's type into a worker node to install elsewhere: scope EXTERNAL, PENDING
+   * until its first heartbeat, the placement given, new node and registry tokens (the new machine never shares
+   * a secret with the old deployment). The id, and so every reference to it, stays. Undefined when the record is
+   * not (or no longer) a built-in one of that type.
+   */
+  async takeOverBuiltIn(node: NewWorkerNode, now: Date): Promise<NodeRow | undefined> {
+    return this.db
+      .updateTable('nodes')
+      .set({
+        scope: 'EXTERNAL',
+        status: 'PENDING',
+        last_heartbeat_at: null,
+        name: node.name,
+        node_token: newNodeToken(NODE_TOKEN_PREFIX),
+        registry_token: newNodeToken(REGISTRY_TOKEN_PREFIX),
+        expected_host: node.expectedHost,
+        expected_port: node.expectedPort,
+        listen_port: node.listenPort,
+        note: node.note,
+        external_protocol: node.external?.protocol ?? null,
+        external_host: node.external?.host ?? null,
+        external_port: node.external?.port ?? null,
+        disabled: false,
+        updated_at: now,
+      })
+      .where('node_id', '=', node.nodeId)
+      .where('service_type', '=', node.serviceType)
+      .where('scope', '=', 'EMBEDDED')
+      .returning(nodeColumns)
+      .executeTakeFirst();
+  }
+
   /** Applies the changes; a manual address whose address changes forgets its last probe. */
   async update(nodeId: string, changes: NodeChanges, now: Date): Promise<NodeRow | undefined> {
     const external = changes.external;

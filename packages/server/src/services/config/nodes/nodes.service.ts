@@ -43,12 +43,31 @@ export function nodeStatusOf(
   return effectiveNodeStatus(row.status, row.lastHeartbeatAt, now);
 }
 
+/** What a record shows: its liveness, or AWAITING_INSTALL for a former built-in node (below). */
+export type ShownNodeStatus = NodeStatus | 'AWAITING_INSTALL';
+
+/**
+ * The status node management shows. After the edition upgrade a built-in record (scope EMBEDDED) no longer has a
+ * standalone supervisor behind it: once it sends no heartbeat it reads AWAITING_INSTALL (to be taken over and
+ * installed on a target machine under the same id, docs/nodes.md), never PENDING forever. While the old
+ * standalone deployment still runs it (it keeps heartbeating), it reads ONLINE.
+ */
+export function shownNodeStatus(
+  row: Parameters<typeof nodeStatusOf>[0] & { scope: 'EMBEDDED' | 'EXTERNAL' },
+  now: number,
+  edition: 'STANDALONE' | 'DISTRIBUTED',
+): ShownNodeStatus {
+  const status = nodeStatusOf(row, now);
+  if (edition === 'DISTRIBUTED' && row.scope === 'EMBEDDED' && status !== 'ONLINE') return 'AWAITING_INSTALL';
+  return status;
+}
+
 export interface NodeDirectoryEntry {
   nodeId: string;
   serviceType: NodeServiceType;
   name: string;
   scope: 'EMBEDDED' | 'EXTERNAL';
-  status: NodeStatus;
+  status: ShownNodeStatus;
   lastHeartbeatAt: string | null;
   disabled: boolean;
 }
@@ -62,12 +81,13 @@ export class NodesService {
 
   async directory(ids: readonly string[]): Promise<NodeDirectoryEntry[]> {
     const now = this.clock.now();
+    const edition = await this.repository.edition();
     return (await this.repository.findByIds(ids)).map((row: NodeDirectoryRow) => ({
       nodeId: row.nodeId,
       serviceType: row.serviceType,
       name: row.name,
       scope: row.scope,
-      status: nodeStatusOf(row, now),
+      status: shownNodeStatus(row, now, edition),
       lastHeartbeatAt: row.lastHeartbeatAt?.toISOString() ?? null,
       disabled: row.disabled,
     }));
