@@ -162,9 +162,9 @@ export async function benchVfs(): Promise<void> {
   try {
     const films = await makeFilms(origin.davDir, FILM);
     const local = await localReference(origin);
-    stops.push(local.stop);
+    stops.push(() => local.stop());
     const plain = await playAgentPlain(origin, films);
-    stops.push(plain.stop);
+    stops.push(() => plain.stop());
     const variants: Variant[] = [
       local,
       plain,
