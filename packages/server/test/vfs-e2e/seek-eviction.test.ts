@@ -34,7 +34,7 @@ beforeAll(async () => {
   }
   cache = await VfsCache.open(SMALL_SMART, path.join(root, 'cache'));
   server = await serveMedia((file) => mediaSource(origin, cache, file));
-}, 120_000);
+}, 600_000);
 
 afterAll(async () => {
   await server?.close();

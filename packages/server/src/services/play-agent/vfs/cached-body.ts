@@ -29,6 +29,13 @@ export interface CachedBodyOptions {
    * after them and another reader waits for them instead of fetching them twice). Default: unbounded.
    */
   maxRunBytes?: number;
+  /**
+   * SMART_STARTUP: the first upstream run of a body asks for `firstBytes`, each next one for twice the
+   * last, up to `maxBytes`. A reader that leaves early (the probe tool moving to the index, a player
+   * seeking) then strands at most what one short run left in the buffers of the link, instead of
+   * everything the link delivered while the reader was not reading. Default: one run to the end.
+   */
+  growingRuns?: { firstBytes: number; maxBytes: number };
   /** Told the position after each chunk (the read-ahead loop follows it). */
   onProgress?: (position: number) => void;
 }
@@ -63,6 +70,8 @@ export class CachedBody implements MediaBody {
   /** The entry's data could not be read: everything else of this body comes from upstream. */
   private localBroken = false;
   private unflushed = 0;
+  /** Upstream runs this body opened (growing runs). */
+  private upstreamRuns = 0;
   private queuedBytes = 0;
   private readonly queued = new Set<Promise<unknown>>();
   /** Upstream bytes this body fetched (tests, accounting). */
@@ -152,21 +161,31 @@ export class CachedBody implements MediaBody {
       const ahead = this.entry.fills.nextStart(run);
       if (ahead !== null) run.end = ahead - 1;
     }
-    if (this.options.maxRunBytes !== undefined) {
-      run.end = Math.min(run.end, run.start + this.options.maxRunBytes - 1);
-    }
+    const limit = this.runLimit();
+    if (limit !== null) run.end = Math.min(run.end, run.start + limit - 1);
     const writable = this.noWrite || this.entry.passThrough ? [] : intersect(this.options.writable(), run);
     const fill =
       this.options.maxRunBytes !== undefined && writable.length > 0
         ? this.entry.fills.begin(run, false)
         : null;
     try {
+      this.upstreamRuns++;
       const body = await this.upstream.open(run, this.signal);
       return { kind: 'upstream', end: run.end, body, writable, fill };
     } catch (error) {
       fill?.finish();
       throw error;
     }
+  }
+
+  /** Bytes the next upstream run may ask for (null: up to the end of the missing run). */
+  private runLimit(): number | null {
+    const { maxRunBytes, growingRuns } = this.options;
+    const growing = growingRuns
+      ? Math.min(growingRuns.maxBytes, growingRuns.firstBytes * 2 ** Math.min(this.upstreamRuns, 30))
+      : Infinity;
+    const limit = Math.min(maxRunBytes ?? Infinity, growing);
+    return Number.isFinite(limit) ? limit : null;
   }
 
   private async readLocal(end: number): Promise<Buffer | null> {

@@ -12,7 +12,7 @@ import type { RangeSet } from './range-set.js';
  */
 
 export interface CachedSourceOptions extends Partial<
-  Omit<CachedBodyOptions, 'writable' | 'maxRunBytes' | 'onProgress'>
+  Omit<CachedBodyOptions, 'writable' | 'maxRunBytes' | 'growingRuns' | 'onProgress'>
 > {
   /** Stable id of the file (e.g. `<mountId>:<path>`). */
   sourceId: string;
@@ -27,6 +27,8 @@ export interface CachedSourceOptions extends Partial<
   writable: (facts: MediaFacts, entry: CacheEntry) => RangeSet;
   /** Longest upstream run of a body (cached-body.ts); READ_AHEAD sets it. */
   maxRunBytes?: number;
+  /** Upstream runs of a body that start short and double (cached-body.ts); SMART_STARTUP sets it. */
+  growingRuns?: { firstBytes: number; maxBytes: number };
   /** Told the position of a body after each chunk (the read-ahead loop). */
   onProgress?: (position: number) => void;
   /** Told once, when the entry is first opened for a body. */
@@ -92,6 +94,7 @@ export class CachedSource implements MediaSource {
       ...definedOnly(this.options),
       writable: () => this.options.writable(facts, entry),
       ...(this.options.maxRunBytes !== undefined ? { maxRunBytes: this.options.maxRunBytes } : {}),
+      ...(this.options.growingRuns ? { growingRuns: this.options.growingRuns } : {}),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
     });
     this.bodies.add(body);

@@ -28,6 +28,14 @@ import { planStartup, type StartupPlan } from './startup-plan.js';
  * lets it read the head and index from the cache.
  */
 
+const MiB = 1024 * 1024;
+
+/**
+ * Upstream runs of a stream's body (cached-body.ts): 2 MiB (the probe tool's and a demuxer's opening
+ * reads mostly fit), then doubling up to 64 MiB (a run's extra request costs one round trip per run).
+ */
+export const STARTUP_RUNS = { firstBytes: 2 * MiB, maxBytes: 64 * MiB };
+
 function planOf(
   context: CacheContext,
   target: WrapTarget,
@@ -65,6 +73,7 @@ export function startupSource(
     sourceId: target.sourceId,
     name: target.name,
     item: itemOf(target),
+    growingRuns: STARTUP_RUNS,
     onEntry: (entry, facts) => (opened = { entry, facts }),
     writable: (facts, entry) => {
       if (!plan) {
