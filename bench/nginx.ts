@@ -29,10 +29,17 @@ export function bestOf(runs: number, measure: () => number): { best: number; all
   return { best: Math.max(...all), all };
 }
 
-/** nginx serving `root` with sendfile on loopback: the reference for file throughput. */
-export async function startNginx(root: string, work: string): Promise<{ child: ChildProcess; url: string }> {
+/**
+ * nginx serving `root` with sendfile on loopback: the reference for file throughput. With
+ * `limitRateBytes`, every answer is limited by nginx's own `limit_rate` (bytes per second per connection).
+ */
+export async function startNginx(
+  root: string,
+  work: string,
+  limitRateBytes = 0,
+): Promise<{ child: ChildProcess; url: string }> {
   const port = await freePort();
-  const conf = path.join(work, 'nginx.conf');
+  const conf = path.join(work, limitRateBytes > 0 ? 'nginx-limited.conf' : 'nginx.conf');
   mkdirSync(path.join(work, 'nginx-tmp'), { recursive: true });
   const temp = path.join(work, 'nginx-tmp');
   writeFileSync(
@@ -41,7 +48,7 @@ export async function startNginx(root: string, work: string): Promise<{ child: C
 worker_processes 1;
 ${process.getuid?.() === 0 ? 'user root;' : ''}
 error_log ${path.join(work, 'nginx-error.log')} warn;
-pid ${path.join(work, 'nginx.pid')};
+pid ${path.join(work, limitRateBytes > 0 ? 'nginx-limited.pid' : 'nginx.pid')};
 events { worker_connections 1024; }
 http {
   access_log off;
@@ -55,6 +62,7 @@ http {
   server {
     listen 127.0.0.1:${port};
     root ${root};
+    ${limitRateBytes > 0 ? `limit_rate ${limitRateBytes};` : ''}
     location / { }
   }
 }

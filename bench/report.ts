@@ -20,7 +20,7 @@ import { userMigrations } from '../packages/server/src/services/user/migrations/
 import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
 import { stop } from './nginx.js';
 import { reportDataCache } from './report-cache.js';
-import { isHealthy, json, scannedBenchLibrary, waitUntil, type Json } from './support.js';
+import { isHealthy, json, scannedBenchLibrary, waitWhileRunning, type Json } from './support.js';
 
 export interface ReportDataShape {
   /** Accounts (users table). */
@@ -268,7 +268,11 @@ async function startStandalone(env: Record<string, string>, ports: PortEnv): Pro
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const urls = standaloneHealthUrls(ports);
-  await waitUntil(async () => (await Promise.all(urls.map(isHealthy))).every(Boolean), 300_000);
+  await waitWhileRunning(
+    child,
+    async () => (await Promise.all(urls.map(isHealthy))).every(Boolean),
+    'the standalone install to be healthy',
+  );
   return child;
 }
 

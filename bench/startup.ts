@@ -3,7 +3,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
-import { freePort, isHealthy, mib, processTree, residentBytes, seconds, waitUntil } from './support.js';
+import {
+  freePort,
+  isHealthy,
+  mib,
+  processTree,
+  residentBytes,
+  seconds,
+  waitUntil,
+  waitWhileRunning,
+} from './support.js';
 
 const BUNDLE = path.resolve('packages/server/dist/svc.mjs');
 
@@ -16,7 +25,11 @@ async function timedStart(
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const urls = standaloneHealthUrls(env);
-  await waitUntil(async () => (await Promise.all(urls.map(isHealthy))).every(Boolean), 120_000);
+  await waitWhileRunning(
+    child,
+    async () => (await Promise.all(urls.map(isHealthy))).every(Boolean),
+    'the standalone install to be healthy',
+  );
   return { ms: performance.now() - begin, child };
 }
 

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { request } from 'undici';
 import { encodeIdentity } from '../packages/server/src/platform/http/route-auth.js';
 import { bestOf, curlSpeed, startNginx, stop } from './nginx.js';
-import { freePort, isHealthy, waitUntil } from './support.js';
+import { freePort, isHealthy, waitWhileRunning } from './support.js';
 import { benchScan } from './scan.js';
 
 const BUNDLE = path.resolve('packages/server/dist/svc.mjs');
@@ -78,7 +78,7 @@ export async function benchStorage(): Promise<void> {
       stdio: ['ignore', 'ignore', 'inherit'],
     });
     const base = `http://127.0.0.1:${storagePort}`;
-    await waitUntil(() => isHealthy(`${base}/api/storage/ping`), 120_000);
+    await waitWhileRunning(node, () => isHealthy(`${base}/api/storage/ping`), 'the storage node to answer');
     const created = await request(`${base}/api/storage/mounts`, {
       method: 'POST',
       headers: { ...headers, 'content-type': 'application/json' },

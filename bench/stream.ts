@@ -11,7 +11,7 @@ import {
   rmSync,
   writeSync,
 } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Agent, request } from 'undici';
 import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
@@ -24,7 +24,7 @@ import {
   processTree,
   residentBytes,
   scannedBenchLibrary,
-  waitUntil,
+  waitWhileRunning,
   type Json,
 } from './support.js';
 
@@ -45,7 +45,11 @@ async function startStandalone(env: PortEnv & Record<string, string>): Promise<C
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const urls = standaloneHealthUrls(env);
-  await waitUntil(async () => (await Promise.all(urls.map(isHealthy))).every(Boolean), 120_000);
+  await waitWhileRunning(
+    child,
+    async () => (await Promise.all(urls.map(isHealthy))).every(Boolean),
+    'the standalone install to be healthy',
+  );
   return child;
 }
 
@@ -123,6 +127,34 @@ async function rangeClient(url: string, dispatcher: Agent): Promise<number> {
   return counted / seconds;
 }
 
+/** The per-client rates of CLIENTS concurrent limited readers, sorted. */
+async function limitedRates(url: string): Promise<number[]> {
+  const dispatcher = new Agent({ connections: CLIENTS * 2 });
+  try {
+    const rates = await Promise.all(Array.from({ length: CLIENTS }, () => rangeClient(url, dispatcher)));
+    return rates.sort((a, b) => a - b);
+  } finally {
+    await dispatcher.close();
+  }
+}
+
+function printRates(label: string, rates: number[]): void {
+  const within = rates.filter((rate) => Math.abs(rate - CLIENT_RATE) / CLIENT_RATE <= 0.05).length;
+  const pct = (rate: number) => `${(((rate - CLIENT_RATE) / CLIENT_RATE) * 100).toFixed(1)} %`;
+  const at = (index: number) => `${(rates[index]! / 1e6).toFixed(3)} MB/s (${pct(rates[index]!)})`;
+  console.log(
+    `      ${label}: min ${at(0)}, median ${at(Math.floor(rates.length / 2))}, max ${at(rates.length - 1)}; within ±5 %: ${within} of ${rates.length}`,
+  );
+}
+
+/** `count` processes spinning on the CPU, as another busy program on a small server would. */
+function startCpuHog(count: number): { stop: () => Promise<void> } {
+  const hogs = Array.from({ length: count }, () =>
+    spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' }),
+  );
+  return { stop: async () => void (await Promise.all(hogs.map((hog) => stop(hog, 'SIGKILL')))) };
+}
+
 export async function benchStream(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'svc-bench-stream-'));
   const library = path.join(work, 'library');
@@ -182,29 +214,38 @@ export async function benchStream(): Promise<void> {
     children.push(svc);
     const limitedPid = playAgentPid(dataDir);
     // The play-agent answers 503 until the restarted storage node has registered again.
-    await waitUntil(async () => (await request(streamUrl, { method: 'HEAD' })).statusCode === 200, 60_000);
+    await waitWhileRunning(
+      svc,
+      async () => (await request(streamUrl, { method: 'HEAD' })).statusCode === 200,
+      'the play-agent to reach the restarted storage node',
+    );
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     const idleRss = residentBytes(limitedPid);
-    const dispatcher = new Agent({ connections: CLIENTS * 2 });
     let peakRss = idleRss;
     const sampler = setInterval(() => {
       peakRss = Math.max(peakRss, residentBytes(limitedPid));
     }, 250);
-    const rates = await Promise.all(
-      Array.from({ length: CLIENTS }, () => rangeClient(streamUrl, dispatcher)),
-    );
-    clearInterval(sampler);
-    await dispatcher.close();
-    rates.sort((a, b) => a - b);
-    const within = rates.filter((rate) => Math.abs(rate - CLIENT_RATE) / CLIENT_RATE <= 0.05).length;
-    const pct = (rate: number) => `${(((rate - CLIENT_RATE) / CLIENT_RATE) * 100).toFixed(1)} %`;
+    const limitedNginx = await startNginx(library, path.join(work, 'limited'), CLIENT_RATE);
+    children.push(limitedNginx.child);
+    const limitedNginxUrl = nginxUrl.replace(nginx.url, limitedNginx.url);
     console.log(
       `  ${CLIENTS} concurrent Range clients limited to ${CLIENT_MBPS} Mbps each (${(CLIENT_RATE / 1e6).toFixed(2)} MB/s), ${WINDOW_MS / 1000} s window after ${WARMUP_MS / 1000} s:`,
     );
-    console.log(
-      `    achieved per client: min ${(rates[0]! / 1e6).toFixed(3)} MB/s (${pct(rates[0]!)}), median ${(rates[CLIENTS / 2]! / 1e6).toFixed(3)} MB/s (${pct(rates[CLIENTS / 2]!)}), max ${(rates.at(-1)! / 1e6).toFixed(3)} MB/s (${pct(rates.at(-1)!)})`,
-    );
-    console.log(`    clients within ±5 % of the limit: ${within} of ${CLIENTS}`);
+    for (const hogs of [0, availableParallelism()]) {
+      const hog = startCpuHog(hogs);
+      try {
+        console.log(
+          `    ${hogs === 0 ? 'without a CPU hog' : `with ${hogs} busy-looping processes beside it`}, load average ${loadavg()
+            .map((value) => value.toFixed(1))
+            .join(' / ')}:`,
+        );
+        printRates('play-agent', await limitedRates(streamUrl));
+        printRates('reference, nginx limit_rate', await limitedRates(limitedNginxUrl));
+      } finally {
+        await hog.stop();
+      }
+    }
+    clearInterval(sampler);
     console.log(
       `    play-agent resident memory: ${mib(idleRss)} idle, ${mib(peakRss)} at peak, ${mib((peakRss - idleRss) / CLIENTS)} per stream`,
     );

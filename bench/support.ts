@@ -1,3 +1,4 @@
+import type { ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { request } from 'undici';
@@ -40,6 +41,30 @@ export async function waitUntil(check: () => Promise<boolean>, timeoutMs: number
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   throw new Error(`not reached within ${timeoutMs} ms`);
+}
+
+/**
+ * Waits for `check` as long as `child` lives, however long a busy machine needs, saying every 30 s what it
+ * waits for; fails at once if the process exits. (A fixed limit failed first starts under load.)
+ */
+export async function waitWhileRunning(
+  child: ChildProcess,
+  check: () => Promise<boolean>,
+  what: string,
+): Promise<void> {
+  const begin = Date.now();
+  let told = begin;
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${what}: the process exited (${child.exitCode ?? child.signalCode}) first`);
+    }
+    if (await check()) return;
+    if (Date.now() - told >= 30_000) {
+      told = Date.now();
+      console.error(`  (still waiting for ${what}: ${Math.round((told - begin) / 1000)} s)`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 export const mib = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MiB`;

@@ -1,5 +1,6 @@
 import type { Component, ComponentFactory, RuntimeContext } from './component.js';
 import { advertisedUrl } from './bind.js';
+import { startupStep } from '../platform/startup-progress.js';
 
 export interface RunningComponents {
   components: Component[];
@@ -31,7 +32,8 @@ export async function startComponents(
   };
 
   try {
-    for (const factory of factories) {
+    for (const [index, factory] of factories.entries()) {
+      startupStep(`building component ${index + 1} of ${factories.length}`);
       const component = await factory(context);
       started.push(component);
       try {
@@ -56,6 +58,7 @@ export async function startComponents(
       );
     }
     for (const component of started) {
+      startupStep(`starting ${component.name}`);
       await component.start?.();
       if (component.registration) {
         context.registry.keepRegistered(

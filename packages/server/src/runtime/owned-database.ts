@@ -7,6 +7,7 @@ import {
   type ServiceDatabaseName,
 } from '../platform/db/index.js';
 import { TaskScheduler } from '../platform/tasks/index.js';
+import { startupStep } from '../platform/startup-progress.js';
 import type { RuntimeContext } from './component.js';
 
 /** Opens the database a service owns and brings its schema up to date before anything else runs. */
@@ -16,8 +17,10 @@ export async function openOwnedDatabase<DB>(
   migrations: readonly Migration[],
 ): Promise<ServiceDatabase<DB>> {
   const { settings } = context;
+  startupStep(`opening database ${name}`);
   const database = await openConfiguredDatabase<DB>(settings, name, context.logger);
   try {
+    startupStep(`bringing database ${name} up to date`);
     const { applied } = await runMigrations(database, migrations);
     if (applied.length > 0) context.logger.info({ database: name, applied }, 'migrations applied');
   } catch (error) {

@@ -5,10 +5,13 @@ import { RegistryClient } from '../platform/registry-client.js';
 import type { RuntimeContext, Topology } from './component.js';
 import { startComponents } from './host.js';
 import { loadRole, type ProcessRole } from './roles.js';
+import type { StartupProgressMessage } from '../platform/startup-progress.js';
 
 /** Messages a child process sends to the supervisor over the IPC channel. */
 export type ChildMessage =
-  { type: 'ready'; role: ProcessRole } | { type: 'fatal'; role: ProcessRole; message: string };
+  | { type: 'ready'; role: ProcessRole }
+  | { type: 'fatal'; role: ProcessRole; message: string }
+  | StartupProgressMessage;
 
 function serviceTokenOf(settings: Settings): string {
   if (!settings.serviceToken) {

@@ -21,6 +21,10 @@ export interface SupervisorOptions {
   runDir: string;
   /** Start groups in order; the processes of one group start together. */
   groups: SupervisedProcess[][];
+  /**
+   * Give up on a first start after this long. Unset: wait as long as the process lives (a first start on
+   * a busy machine may take minutes), saying every STILL_STARTING_LOG_MS what it is busy with.
+   */
   readyTimeoutMs?: number;
 }
 
@@ -36,6 +40,8 @@ const MIN_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 30_000;
 /** A child that ran this long before dying is restarted with the shortest backoff again. */
 const STABLE_AFTER_MS = 60_000;
+/** How often a process that is still starting is reported, with the step it is on. */
+const STILL_STARTING_LOG_MS = 15_000;
 
 export class StartupError extends Error {}
 
@@ -85,30 +91,50 @@ export class Supervisor {
 
     return new Promise<void>((resolve, reject) => {
       let ready = false;
-      const timeout = setTimeout(() => {
-        if (!ready && initial) {
-          reject(
-            new StartupError(
-              `${spec.name} did not become ready within ${(this.options.readyTimeoutMs ?? 120_000) / 1000} s`,
-            ),
-          );
-        }
-      }, this.options.readyTimeoutMs ?? 120_000);
-      timeout.unref();
+      let step = 'loading';
+      const launchedAt = Date.now();
+      const limit = this.options.readyTimeoutMs;
+      const timeout =
+        limit === undefined
+          ? undefined
+          : setTimeout(() => {
+              if (!ready && initial) {
+                reject(
+                  new StartupError(
+                    `${spec.name} did not become ready within ${limit / 1000} s (at: ${step})`,
+                  ),
+                );
+              }
+            }, limit);
+      timeout?.unref();
+      const stillStarting = setInterval(() => {
+        if (ready || this.stopping) return;
+        logger.info(
+          { process: spec.name, pid: child.pid, seconds: Math.round((Date.now() - launchedAt) / 1000), step },
+          'process still starting',
+        );
+      }, STILL_STARTING_LOG_MS);
+      stillStarting.unref();
+      const settle = () => {
+        clearTimeout(timeout);
+        clearInterval(stillStarting);
+      };
 
       child.on('message', (message: ChildMessage) => {
-        if (message.type === 'ready') {
+        if (message.type === 'progress') {
+          step = message.step;
+        } else if (message.type === 'ready') {
           ready = true;
-          clearTimeout(timeout);
+          settle();
           logger.info({ process: spec.name, pid: child.pid }, 'process ready');
           resolve();
         } else if (message.type === 'fatal' && initial) {
-          clearTimeout(timeout);
+          settle();
           reject(new StartupError(message.message));
         }
       });
       child.on('exit', (code, signal) => {
-        clearTimeout(timeout);
+        settle();
         if (slot.child === child) slot.child = undefined;
         if (this.stopping) return;
         if (!ready && initial) {

@@ -23,6 +23,7 @@ import { DatabaseError, describeError, errorCode, oneLine } from './errors.js';
 import { acquireDataDirLock, createFileOnce, type DataDirLock } from './lock-file.js';
 import { Mutex, PGliteSession, quoteIdentifier } from './pglite-dialect.js';
 import { PGLITE_PARSERS } from './value-types.js';
+import { startupStep } from '../startup-progress.js';
 
 /*
  * Bundled mode keeps the service databases of one process in ONE embedded PostgreSQL (PGlite) instance, each
@@ -302,7 +303,10 @@ async function startCluster(
     );
   }
   try {
-    if (!existsSync(path.join(dir, 'PG_VERSION'))) await initCluster(dbRoot, clusterName, logger);
+    if (!existsSync(path.join(dir, 'PG_VERSION'))) {
+      startupStep(`creating the embedded database ${clusterName} (first start only)`);
+      await initCluster(dbRoot, clusterName, logger);
+    }
     keepWasmCodeSmall();
     const pglite = await PGlite.create({
       fs: new DurableNodeFS(dir),

@@ -39,6 +39,7 @@ import { PublicAddressLookup } from './upstream/public-address-lookup.js';
 import { ActivityReporter } from './reporting/activity-reporter.js';
 import { PlaySessions } from './reporting/play-sessions.js';
 import { UsageMeter } from './reporting/usage-meter.js';
+import { ReportSpool } from './reporting/report-spool.js';
 import { ConfigClient } from './upstream/config-client.js';
 import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js';
 import { MediaClient } from './upstream/media-client.js';
@@ -85,6 +86,11 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   const config = new ConfigClient(client('svc-config', playAgent.configBaseUrl));
 
   const reporter = new ActivityReporter({ users, logger });
+  // What a stop cannot deliver waits in the work folder for the next start (docs/activity-log.md).
+  const spool = ReportSpool.forNode(
+    context.settings.nodeInstall?.workDir ?? context.settings.dataDir,
+    playAgent.nodeId,
+  );
   const sessions = new PlaySessions({ reporter, nodeId: playAgent.nodeId, now: () => context.clock.now() });
   // The meter tells the gate when a user's recorded use changed; the gate reads the meter's pending bytes.
   const recorded = new Set<(userId: string) => void>();
@@ -240,7 +246,19 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       nodeId: playAgent.nodeId,
       registryToken: playAgent.registryToken ?? context.serviceToken,
     },
-    start: () => {
+    start: async () => {
+      const spooled = await spool.take().catch((error: unknown) => {
+        logger.error({ err: (error as Error).message }, 'pending playback reports could not be read');
+        return null;
+      });
+      if (spooled) {
+        reporter.requeue(spooled.events);
+        meter.restore(spooled.usage);
+        logger.info(
+          { events: spooled.events.length, usage: spooled.usage.length },
+          'sending playback reports kept from the last stop',
+        );
+      }
       reporter.start();
       meter.start();
       sessions.start();
@@ -256,9 +274,33 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       policy.stop();
       cacheConfig.stop();
       publicAddress?.stop();
+      // The listener is closed and its connections cut: let the streams count their last bytes first.
+      await streamer.settled(5_000);
       sessions.close();
       await probing.stop();
-      await Promise.all([reporter.close(), meter.close(), subtitles.close(), images.stop(), prober.close()]);
+      const [events, usage] = await Promise.all([
+        reporter.close(),
+        meter.close(),
+        subtitles.close(),
+        images.stop(),
+        prober.close(),
+      ]);
+      if (events.length > 0 || usage.length > 0) {
+        await spool
+          .save({ events, usage })
+          .then(() =>
+            logger.warn(
+              { events: events.length, usage: usage.length, file: spool.path },
+              'the user service did not take every playback report before the stop; they are kept and sent at the next start',
+            ),
+          )
+          .catch((error: unknown) =>
+            logger.error(
+              { err: (error as Error).message, lost: events.length, usage: usage.length },
+              'activity events could not be written before exit',
+            ),
+          );
+      }
       await caches.stop();
     },
   };

@@ -197,19 +197,63 @@ describe('ActivityReporter', () => {
     errors.mockRestore();
   });
 
-  it('close() gives up at the deadline when the log stays unreachable, and says so', async () => {
+  it('close() gives up at the deadline when the log stays unreachable, and hands the rest back', async () => {
     const log = fakeActivityLog(Number.POSITIVE_INFINITY);
-    const errors = vi.spyOn(logger, 'error');
     const reporter = new ActivityReporter({ users: log.users, logger });
-    reporter.record(event(1));
+    const queued = event(1);
+    reporter.record(queued);
     const started = Date.now();
 
-    await reporter.close(300);
+    const unsent = await reporter.close(300);
 
     expect(Date.now() - started).toBeLessThan(2_000);
-    expect(reporter.queued).toBe(1);
-    expect(errors).toHaveBeenCalledWith({ lost: 1 }, expect.any(String));
-    errors.mockRestore();
+    expect(unsent.map((e) => e.eventId)).toEqual([queued.eventId]);
+  });
+
+  it('requeue() sends events kept from an earlier run before newer ones', async () => {
+    const log = fakeActivityLog();
+    const reporter = new ActivityReporter({ users: log.users, logger });
+    const newer = event(2);
+    reporter.record(newer);
+    const kept = [event(0), event(1)];
+    reporter.requeue(kept);
+    expect(await reporter.close()).toEqual([]);
+    expect(log.stored).toEqual([...kept, newer].map((e) => e.eventId));
+  });
+});
+
+describe('UsageMeter at a stop', () => {
+  const route = { userId: USER_1, endpointId: null };
+
+  it('close() hands back the traffic the user service did not take, and restore() sends it later', async () => {
+    const recorded: UsageReportRequest[] = [];
+    let reachable = false;
+    const users = {
+      recordUsage: vi.fn(async (usage: UsageReportRequest) => {
+        if (!reachable) throw new AppError(503, 'UPSTREAM_UNAVAILABLE', 'user is not available');
+        recorded.push(usage);
+      }),
+    };
+    const warn = vi.spyOn(logger, 'warn').mockImplementation(() => undefined);
+    const meter = new UsageMeter({ users, nodeId: 'node-1', logger });
+    meter.add(route, 1000);
+    meter.add({ userId: USER_2, endpointId: 'edge-1' }, 500);
+    const unsent = await meter.close();
+    expect(unsent).toEqual([
+      { route, bytes: 1000 },
+      { route: { userId: USER_2, endpointId: 'edge-1' }, bytes: 500 },
+    ]);
+
+    reachable = true;
+    const next = new UsageMeter({ users, nodeId: 'node-1', logger });
+    next.restore(unsent);
+    next.add(route, 24);
+    expect(await next.close()).toEqual([]);
+    expect(recorded).toEqual([
+      { userId: USER_1, nodeId: 'node-1', bytes: 1024 },
+      { userId: USER_2, nodeId: 'node-1', endpointId: 'edge-1', bytes: 500 },
+    ]);
+    warn.mockRestore();
   });
 });
 

@@ -48,6 +48,8 @@ export class PlaybackStreamer {
   private readonly located = new LRUCache<string, LocateResponse>({ max: 10_000, ttl: LOCATE_CACHE_MS });
   private readonly buckets = new Set<TokenBucket>();
   private rate: number;
+  private sending = 0;
+  private readonly onIdle = new Set<() => void>();
 
   constructor(
     private readonly deps: {
@@ -87,6 +89,7 @@ export class PlaybackStreamer {
     const bucket = new TokenBucket(this.rate);
     this.buckets.add(bucket);
     reply.hijack();
+    this.sending++;
     try {
       const result = await sendMedia(request.raw, reply.raw, source, {
         container: containerOf(file),
@@ -102,6 +105,29 @@ export class PlaybackStreamer {
     } finally {
       this.buckets.delete(bucket);
       await source.close();
+      if (--this.sending === 0) for (const resolve of this.onIdle) resolve();
+    }
+  }
+
+  /**
+   * Resolves once no stream is being sent (their last bytes counted and their sources closed), or after
+   * `timeoutMs`: a stop waits here after closing the listener so no byte count comes in after the meter's
+   * last flush.
+   */
+  async settled(timeoutMs: number): Promise<void> {
+    if (this.sending === 0) return;
+    let timer: NodeJS.Timeout | undefined;
+    let done!: () => void;
+    const idle = new Promise<void>((resolve) => {
+      done = resolve;
+      this.onIdle.add(done);
+      timer = setTimeout(resolve, timeoutMs);
+    });
+    try {
+      await idle;
+    } finally {
+      clearTimeout(timer);
+      this.onIdle.delete(done);
     }
   }
 

@@ -10,7 +10,8 @@ const MAX_QUEUED = 100_000;
 /**
  * Writes playback events to the activity log in batches, in the background: a report call of a player
  * only queues its event, so logging never stalls a stream or a report. Failed batches are retried (the
- * events carry ids, so a batch that did arrive is not stored twice); close() sends what is queued.
+ * events carry ids, so a batch that did arrive is not stored twice); close() sends what is queued and hands
+ * back what it could not, for the caller to keep on disk (report-spool.ts).
  */
 export class ActivityReporter {
   private queue: ActivityEvent[] = [];
@@ -46,6 +47,12 @@ export class ActivityReporter {
     if (this.queue.length >= BATCH) void this.flush();
   }
 
+  /** Events kept from an earlier run go first, ahead of anything recorded since. */
+  requeue(events: readonly ActivityEvent[]): void {
+    this.queue = [...events, ...this.queue];
+    if (this.queue.length > 0) void this.flush();
+  }
+
   get queued(): number {
     return this.queue.length;
   }
@@ -57,17 +64,16 @@ export class ActivityReporter {
     return this.flushing;
   }
 
-  /** Sends everything queued, trying for at most deadlineMs. */
-  async close(deadlineMs = 5_000): Promise<void> {
+  /** Sends everything queued, trying for at most deadlineMs; answers the events still unsent. */
+  async close(deadlineMs = 5_000): Promise<ActivityEvent[]> {
     if (this.timer) clearInterval(this.timer);
     const until = Date.now() + deadlineMs;
     while (this.queue.length > 0 && Date.now() < until) {
       await this.flush();
       if (this.queue.length > 0) await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    if (this.queue.length > 0) {
-      this.deps.logger.error({ lost: this.queue.length }, 'activity events could not be written before exit');
-    }
+    await this.flushing;
+    return [...this.queue];
   }
 
   private async flushOnce(): Promise<void> {

@@ -1,5 +1,6 @@
 import type { Logger } from '../../../platform/logger.js';
 import type { UserClient } from '../upstream/user-client.js';
+import type { PendingUsage } from './report-spool.js';
 
 /** The route bytes went through: the manual reverse-proxy address when the request named one, else this node. */
 export interface ServedRoute {
@@ -60,10 +61,19 @@ export class UsageMeter {
     return this.flushing;
   }
 
-  async close(): Promise<void> {
+  /** Sends what is pending; answers what could not be recorded (kept on disk by the caller). */
+  async close(): Promise<PendingUsage[]> {
     if (this.timer) clearInterval(this.timer);
     await this.flush();
     if (this.pending.size > 0) await this.flush();
+    return [...this.pending.values()]
+      .filter((entry) => entry.bytes > 0)
+      .map(({ route, bytes }) => ({ route: { ...route }, bytes }));
+  }
+
+  /** Counts kept from an earlier run: added to what is pending and sent with the next flush. */
+  restore(entries: readonly PendingUsage[]): void {
+    for (const { route, bytes } of entries) this.add(route, bytes);
   }
 
   private async flushOnce(): Promise<void> {
