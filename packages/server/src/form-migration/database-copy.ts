@@ -1,6 +1,7 @@
 import { sql, type Transaction } from 'kysely';
 import { runMigrations, type AnyServiceDatabase, type Migration } from '../platform/db/index.js';
 import { quoteIdentifier } from '../platform/db/pglite-dialect.js';
+import type { SourceDatabase } from './database-locations.js';
 import type { Logger } from '../platform/logger.js';
 import {
   appliedMigrations,
@@ -41,7 +42,7 @@ export interface CopyResult {
  * knows, and the target holds no table. Returns the source's applied list.
  */
 export async function checkCopyable(
-  source: AnyServiceDatabase,
+  source: SourceDatabase,
   target: AnyServiceDatabase,
   migrations: readonly Migration[],
 ): Promise<string[]> {
@@ -122,7 +123,7 @@ async function copyTable(src: AnyTransaction, dst: AnyTransaction, table: TableI
  * caller.
  */
 export async function copyDatabase(
-  source: AnyServiceDatabase,
+  source: SourceDatabase,
   target: AnyServiceDatabase,
   migrations: readonly Migration[],
   logger: Logger,
