@@ -117,6 +117,8 @@ export async function takeBackup(options: BackupOptions): Promise<SourceManifest
   return manifest;
 }
 
+const KEPT_IN_PLACE = new Set(['play-agent', 'run']);
+
 export interface RestoreOptions {
   backupDir: string;
   dataDir: string;
@@ -134,7 +136,7 @@ export interface RestoreResult {
 
 /**
  * Puts a backup back (the deployment must be stopped): every top-level entry of the backed-up data folder
- * replaces the current one, which is moved aside to `<data>.replaced-<time>/`; on a server, each database is
+ * (but play-agent/ and run/) replaces the current one, which is moved aside to `<data>.replaced-<time>/`; on a server, each database is
  * dropped, created again and restored from its dump. Then every database is fingerprinted and must equal the
  * backup's.
  */
@@ -151,7 +153,8 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     );
   }
   const saved = path.join(options.backupDir, BACKUP_FILES.data);
-  const entries = await readdir(saved);
+  // The play-agent caches (rebuilt by use, possibly volumes of their own) and run/ stay where they are.
+  const entries = (await readdir(saved)).filter((entry) => !KEPT_IN_PLACE.has(entry));
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const aside = `${path.resolve(options.dataDir)}.replaced-${stamp}`;
   let movedAside: string | undefined;
