@@ -176,7 +176,7 @@ async function restore(args: string[], settings: Settings): Promise<number> {
 }
 
 function legacyLayout(values: Record<string, string | boolean | undefined>): LegacyLayout {
-  const text = (key: string) => (typeof values[key] === 'string' ? (values[key]) : undefined);
+  const text = (key: string) => (typeof values[key] === 'string' ? values[key] : undefined);
   const databaseUrl = urlOption(text('legacy-url'), 'SVC_LEGACY_DATABASE_URL', '--legacy-url');
   const suffix = suffixOption(text('legacy-suffix'), '--legacy-suffix');
   const names = Object.fromEntries(
