@@ -11,6 +11,17 @@ Usage:
                                  run one control role of a DISTRIBUTED deployment
   svc node storage|play-agent    run a worker node
   svc migrate [database...]      apply pending migrations (svc_user svc_media svc_config yiyi_storage)
+  svc migrate distributed --target-url URL --backup-dir DIR [--target-suffix S] [--config-url URL] [--check]
+                                 standalone -> distributed: back up, move the four databases, print the next steps
+  svc migrate distributed-rollback --target-url URL [--target-suffix S] --confirm
+                                 drop the copies a failed move left on the control PostgreSQL
+  svc migrate backup --backup-dir DIR | restore --backup-dir DIR --confirm
+                                 full backup of a stopped deployment / put one back
+  svc migrate legacy-precheck --legacy-url URL --env-file FILE
+                                 legacy multi-container -> standalone: read-only pre-check and impact report
+  svc migrate legacy-promote --legacy-url URL --storage-node ID --play-agent-node ID --backup-dir DIR
+                             --env-file FILE [--legacy-storage-data DIR] [--legacy-vfs-cache DIR] --confirm
+                                 import the legacy install into this standalone, keeping the chosen node ids
   svc admin create --username NAME [--display-name NAME] [--password-stdin]
                                  create an administrator (asks for the password, or reads it from stdin)
   svc license keygen|issue|code|upgrade ...

@@ -14,8 +14,28 @@ export const SERVICE_MIGRATIONS: Record<ServiceDatabaseName, readonly Migration[
   yiyi_storage: storageMigrations,
 };
 
-/** `svc migrate [database...]`: brings the named (default: all) service databases up to date. */
+/** The migrations between forms, as subcommands of `svc migrate` (docs/deployment.md). */
+export const FORM_COMMANDS = [
+  'distributed',
+  'distributed-rollback',
+  'backup',
+  'restore',
+  'legacy-precheck',
+  'legacy-promote',
+] as const;
+export type FormCommand = (typeof FORM_COMMANDS)[number];
+
+/**
+ * `svc migrate [database...]`: brings the named (default: all) service databases up to date;
+ * `svc migrate <form command> ...`: a migration between forms (no database is named like one).
+ */
 export async function runMigrate(names: string[]): Promise<void> {
+  const [first, ...rest] = names;
+  if ((FORM_COMMANDS as readonly string[]).includes(first ?? '')) {
+    const { runFormMigration } = await import('./migrate-forms.js');
+    process.exitCode = await runFormMigration(first as FormCommand, rest);
+    return;
+  }
   const settings = loadSettings();
   const logger = createLogger({ level: settings.logLevel, component: 'migrate' });
   const all = Object.keys(SERVICE_MIGRATIONS) as ServiceDatabaseName[];

@@ -328,7 +328,7 @@ async function openExternal<DB>(options: DatabaseOptions): Promise<ServiceDataba
   });
 }
 
-/** Drops an external database, closing other sessions on it (tests only). */
+/** Drops an external database, closing other sessions on it (tests, and svc migrate distributed-rollback). */
 export async function dropExternalDatabase(databaseUrl: string, databaseName: string): Promise<void> {
   const server = parseServerUrl(databaseUrl);
   await withAdminClient(server, databaseName, async (client) => {
