@@ -5,6 +5,7 @@ import { gatewayEndpoints } from './gateway.js';
 import { healthEndpoints } from './health.js';
 import { mediaEndpoints } from './media.js';
 import { nodeCacheEndpoints, playAgentCacheEndpoints } from './node-cache.js';
+import { nodeCdnEndpoints, playAgentCdnEndpoints } from './node-cdn.js';
 import { nodeProbeEndpoints } from './node-probe.js';
 import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
@@ -32,6 +33,8 @@ export const endpoints = {
   playAgent: playAgentEndpoints,
   nodeCache: nodeCacheEndpoints,
   playAgentCache: playAgentCacheEndpoints,
+  nodeCdn: nodeCdnEndpoints,
+  playAgentCdn: playAgentCdnEndpoints,
   shared: sharedEndpoints,
   gateway: gatewayEndpoints,
   health: healthEndpoints,
