@@ -70,7 +70,8 @@ export function cdnLinkSource(options: CdnLinkSourceOptions): MediaSource {
       const length = single(headers['content-length']);
       if (length !== undefined && length !== String(rangeLength(range))) matches = false;
       if (!matches) {
-        response.body.destroy();
+        // Destroying an unread body emits an abort error: nobody reads it any more.
+        response.body.on('error', () => undefined).destroy();
         if (statusCode === 404) {
           throw new SourceError(404, 'NOT_FOUND', 'the file is not on the drive', 'not-found');
         }

@@ -124,7 +124,7 @@ export async function measureIp(options: MeasureOptions): Promise<MeasureResult>
       refused: false,
     };
   } finally {
-    response.body.destroy();
+    response.body.on('error', () => undefined).destroy();
     await agent.destroy().catch(() => undefined);
   }
 }
