@@ -68,7 +68,10 @@ describe('node CDN preference page', () => {
   it('probes, measures one address and saves manual addresses', async () => {
     const watched = await openPage(browser, 'web-node-cdn');
     const { page } = watched;
-    await watched.context.addInitScript(() => localStorage.setItem('svc.language', 'en'));
+    // English unless the test switched the language (the script runs again at every load).
+    await watched.context.addInitScript(() => {
+      if (!localStorage.getItem('svc.language')) localStorage.setItem('svc.language', 'en');
+    });
     await signIn(page, install.entrance, 'console', ADMIN.username, ADMIN.password);
 
     await page.goto(`${install.entrance}/console/cache/${encodeURIComponent(nodeId)}`);
