@@ -27,4 +27,5 @@ export * from './endpoints/index.js';
 export * from './cache-config.js';
 export * from './node-cache-config.js';
 export * from './node-cache-api.js';
+export * from './cdn-api.js';
 export * from './shanghai-time.js';

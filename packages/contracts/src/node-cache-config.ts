@@ -90,10 +90,16 @@ export const DEFAULT_METADATA_PROBE_CONFIG: MetadataProbeConfig = {
   failureCooldownHours: 24,
 };
 
+/** DRIVE_B CDN address preference (docs/drives.md): when off, DRIVE_B files are read through the storage node. */
+export const cdnPreferenceConfigSchema = z.strictObject({ enabled: z.boolean() });
+export type CdnPreferenceConfig = z.infer<typeof cdnPreferenceConfigSchema>;
+export const DEFAULT_CDN_PREFERENCE_CONFIG: CdnPreferenceConfig = { enabled: true };
+
 export const nodeCacheConfigSchema = z.strictObject({
   vfs: vfsCacheConfigSchema,
   image: imageCacheConfigSchema,
   metadataProbe: metadataProbeConfigSchema,
+  cdn: cdnPreferenceConfigSchema,
 });
 export type NodeCacheConfig = z.infer<typeof nodeCacheConfigSchema>;
 
@@ -102,6 +108,7 @@ export const nodeCacheConfigPatchSchema = z.strictObject({
   vfs: vfsCacheConfigPatchSchema.optional(),
   image: imageCacheConfigPatchSchema.optional(),
   metadataProbe: metadataProbeConfigPatchSchema.optional(),
+  cdn: cdnPreferenceConfigSchema.partial().optional(),
 });
 export type NodeCacheConfigPatch = z.infer<typeof nodeCacheConfigPatchSchema>;
 
@@ -109,6 +116,7 @@ export const DEFAULT_NODE_CACHE_CONFIG: NodeCacheConfig = {
   vfs: DEFAULT_VFS_CACHE_CONFIG,
   image: DEFAULT_IMAGE_CACHE_CONFIG,
   metadataProbe: DEFAULT_METADATA_PROBE_CONFIG,
+  cdn: DEFAULT_CDN_PREFERENCE_CONFIG,
 };
 
 export type NodeCacheMergeResult =
@@ -138,6 +146,7 @@ export function mergeNodeCacheConfig(current: NodeCacheConfig, patch: unknown): 
   }
   const image = { ...current.image, ...parsed.data.image };
   const metadataProbe = { ...current.metadataProbe, ...parsed.data.metadataProbe };
+  const cdn = { ...current.cdn, ...parsed.data.cdn };
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, config: { vfs, image, metadataProbe } };
+  return { ok: true, config: { vfs, image, metadataProbe, cdn } };
 }

@@ -48,8 +48,12 @@ describe('node cache configuration', () => {
   });
 
   it('refuses unknown sections and unknown fields', () => {
-    const unknownSection = mergeNodeCacheConfig(DEFAULT_NODE_CACHE_CONFIG, { cdn: {} });
+    const unknownSection = mergeNodeCacheConfig(DEFAULT_NODE_CACHE_CONFIG, { dns: {} });
     expect(unknownSection.ok).toBe(false);
+    // The CDN preference switch is a section of its own.
+    const cdn = mergeNodeCacheConfig(DEFAULT_NODE_CACHE_CONFIG, { cdn: { enabled: false } });
+    expect(cdn.ok && cdn.config.cdn).toEqual({ enabled: false });
+    expect(mergeNodeCacheConfig(DEFAULT_NODE_CACHE_CONFIG, { cdn: { enabled: 'no' } }).ok).toBe(false);
     const unknownField = mergeNodeCacheConfig(DEFAULT_NODE_CACHE_CONFIG, { image: { sizeMb: 3 } });
     expect(unknownField.ok).toBe(false);
     if (!unknownField.ok) expect(unknownField.issues[0]?.field).toBe('image');

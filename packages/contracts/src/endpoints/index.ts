@@ -6,6 +6,7 @@ import { gatewayEndpoints } from './gateway.js';
 import { healthEndpoints } from './health.js';
 import { mediaEndpoints } from './media.js';
 import { nodeCacheEndpoints, playAgentCacheEndpoints } from './node-cache.js';
+import { nodeCdnEndpoints, playAgentCdnEndpoints } from './node-cdn.js';
 import { nodeProbeEndpoints } from './node-probe.js';
 import { playAgentEndpoints } from './play-agent.js';
 import { sharedEndpoints } from './shared.js';
@@ -33,6 +34,8 @@ export const endpoints = {
   playAgent: playAgentEndpoints,
   nodeCache: nodeCacheEndpoints,
   playAgentCache: playAgentCacheEndpoints,
+  nodeCdn: nodeCdnEndpoints,
+  playAgentCdn: playAgentCdnEndpoints,
   shared: sharedEndpoints,
   gateway: gatewayEndpoints,
   health: healthEndpoints,

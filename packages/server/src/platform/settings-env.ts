@@ -204,6 +204,13 @@ export const envSchema = z.object({
   PLAY_AGENT_DRIVE_A_REDIRECT_USER_AGENT: text,
   PLAY_AGENT_SUPPORTED_PROTOCOLS: converted(parseProtocols),
   PLAY_AGENT_STREAM_RATE_LIMIT_MBPS: converted(parseStreamRate),
+  PLAY_AGENT_CDN_DOH_URLS: converted((raw) => {
+    const urls = list(raw);
+    const wrong = urls.find((url) => httpUrlProblem(url) !== undefined);
+    return wrong === undefined ? urls : { problem: `'${wrong}' is not an http(s) URL` };
+  }),
+  PLAY_AGENT_CDN_CA_FILE: text,
+  PLAY_AGENT_CDN_ALLOW_PRIVATE_IPS: oneOf(['true', 'false', '1', '0']),
 });
 export type EnvValues = z.infer<typeof envSchema>;
 

@@ -45,6 +45,12 @@ export interface PlayAgentSettings {
   imageCacheDir: string;
   driveARedirectAllowedHosts: string[];
   driveARedirectUserAgent: string | undefined;
+  /** DNS-over-HTTPS resolvers of the DRIVE_B CDN preference (PLAY_AGENT_CDN_DOH_URLS). */
+  cdnDohUrls: string[];
+  /** Extra CA certificates (PEM file) trusted for the CDN and the resolvers (PLAY_AGENT_CDN_CA_FILE). */
+  cdnCaFile: string | undefined;
+  /** Keep loopback and private CDN addresses from DNS (PLAY_AGENT_CDN_ALLOW_PRIVATE_IPS). */
+  cdnAllowPrivateIps: boolean;
   /** Client protocols this node serves (supported_protocols); requests of others get 503. */
   supportedProtocols: ClientProtocol[];
   /** Output limit of each stream in bytes per second; 0 is unlimited. */
@@ -143,6 +149,9 @@ function firstProblem(error: z.ZodError, variableOf: (key: string) => string = (
  * Variables the play-agent file may give instead (env first): a problem of a value that came from the file
  * names the file. (The node id and the two base URLs name their variable either way, as they always have.)
  */
+/** Public DNS-over-HTTPS resolvers asked when PLAY_AGENT_CDN_DOH_URLS is not set. */
+export const DEFAULT_CDN_DOH_URLS = ['https://1.1.1.1/dns-query', 'https://dns.google/dns-query'];
+
 const FROM_FILE: Record<string, keyof PlayAgentFile> = {
   PLAY_AGENT_SUPPORTED_PROTOCOLS: 'supported_protocols',
   PLAY_AGENT_STREAM_RATE_LIMIT_MBPS: 'stream_rate_limit_mbps',
@@ -358,6 +367,9 @@ export function loadSettings(source: Env = process.env, cwd = process.cwd()): Se
       ),
       driveARedirectAllowedHosts: env.PLAY_AGENT_DRIVE_A_REDIRECT_ALLOWED_HOSTS,
       driveARedirectUserAgent: env.PLAY_AGENT_DRIVE_A_REDIRECT_USER_AGENT,
+      cdnDohUrls: env.PLAY_AGENT_CDN_DOH_URLS ?? DEFAULT_CDN_DOH_URLS,
+      cdnCaFile: env.PLAY_AGENT_CDN_CA_FILE,
+      cdnAllowPrivateIps: ['true', '1'].includes(env.PLAY_AGENT_CDN_ALLOW_PRIVATE_IPS ?? ''),
       supportedProtocols: env.PLAY_AGENT_SUPPORTED_PROTOCOLS ?? ['proto_a'],
       streamRateBytesPerSecond: env.PLAY_AGENT_STREAM_RATE_LIMIT_MBPS ?? 0,
     },

@@ -46,6 +46,7 @@ import { NodeViews } from './nodes/node-views.js';
 import { NodeCacheClient } from './node-cache/node-cache.client.js';
 import { NodeCacheConfigsRepository } from './node-cache/node-cache.repository.js';
 import { registerNodeCacheConfigRoutes } from './node-cache/node-cache.routes.js';
+import { registerNodeCdnRoutes } from './node-cache/node-cdn.routes.js';
 import { NodeCacheService } from './node-cache/node-cache.service.js';
 import { NodesRepository } from './nodes/nodes.repository.js';
 import { registerNodeDirectoryRoutes } from './nodes/nodes.routes.js';
@@ -246,6 +247,7 @@ export const configComponentFactory =
     registerNodeManagementRoutes(app, services.nodeManagement, services.nodeLifecycle, audit);
     registerPlaybackRoutesRoutes(app, services.playbackRoutes);
     registerNodeCacheConfigRoutes(app, services.nodeCache, audit);
+    registerNodeCdnRoutes(app, services.nodeCache);
     // A play-agent node's startup probe, answered by the node itself (docs/image-cache.md).
     registerNodeProbeRoutes(app, {
       nodes: repositories.nodes,

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createServer } from '../../platform/http/create-server.js';
 import { allowBrowserClients } from './proto-a/browser-access.js';
@@ -45,6 +46,14 @@ import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js'
 import { MediaClient } from './upstream/media-client.js';
 import { ServiceClient } from '../../platform/http/service-client.js';
 import { UserClient } from './upstream/user-client.js';
+import { TaskScheduler } from '../../platform/tasks/index.js';
+import { CdnPreference } from './cdn/cdn-preference.js';
+import { cdnOptimizeTask } from './cdn/cdn-optimize.task.js';
+import { registerCdnRoutes } from './cdn/cdn.routes.js';
+import { DohResolver } from './cdn/doh-resolver.js';
+import { DriveBLinks } from './cdn/drive-b-links.js';
+import { resolvingAgent } from './cdn/pinned-agent.js';
+import { MountKinds } from './redirect/mount-kinds.js';
 
 /** The server id players see: the same on every play-agent of an install (derived from its service token). */
 export function serverIdOf(serviceToken: string): string {
@@ -116,6 +125,22 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     apply: (next) => caches.apply(next),
     logger,
   });
+  // DRIVE_B CDN address preference (docs/drives.md): DoH resolvers, measured addresses, the optimize task.
+  const cdnTrust = playAgent.cdnCaFile ? { ca: readFileSync(playAgent.cdnCaFile, 'utf8') } : {};
+  const cdnResolverAgent = resolvingAgent(cdnTrust);
+  const cdn = new CdnPreference({
+    nodeId: playAgent.nodeId,
+    resolver: new DohResolver({
+      resolvers: playAgent.cdnDohUrls,
+      dispatcher: cdnResolverAgent,
+      allowPrivate: playAgent.cdnAllowPrivateIps,
+    }),
+    logger,
+    ...cdnTrust,
+  });
+  const tasks = new TaskScheduler({ logger: logger.child({ scheduler: 'play-agent' }) });
+  tasks.register(cdnOptimizeTask(cdn));
+  context.schedulers.set('play-agent', tasks);
   const viewers = new ViewerCounts(async (itemId) => (await users.mediaViewerCount(itemId)).viewers);
   const streamer = new PlaybackStreamer({
     registry: context.registry,
@@ -124,6 +149,11 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     logger,
     videoCache: caches,
     viewersLastDay: async (itemId) => (caches.needsPopularity ? viewers.lookup(itemId) : null),
+    driveB: {
+      preference: cdn,
+      links: new DriveBLinks(context.serviceToken),
+      kinds: new MountKinds(context.serviceToken),
+    },
   });
   const subtitles = new SubtitleDelivery({ streamer, tool: new SubtitleTool(), logger });
   const policy = new PolicyRefresher({
@@ -164,6 +194,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   caches.onConfig((next) => {
     images.apply(next.image);
     probing.apply(next.metadataProbe);
+    cdn.setEnabled(next.cdn.enabled);
   });
   caches.onFlush('image', () => images.clearAll());
 
@@ -218,6 +249,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
   // The config service pushes cache configurations and forwards the console's entry routes here.
   registerNodeCacheRoutes(app, caches);
   registerStartupProbeRoutes(app, startupProbe);
+  registerCdnRoutes(app, cdn);
   // Remote upgrade and uninstall of an installed play-agent (docs/node-install.md): service token only.
   registerNodeLifecycleRoutes(app, {
     install: context.settings.nodeInstall,
@@ -267,6 +299,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
       publicAddress?.start();
       images.start();
       void startupProbe.check();
+      tasks.start();
       process.on('SIGHUP', reloadRate);
     },
     stop: async () => {
@@ -302,6 +335,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
           );
       }
       await caches.stop();
+      await tasks.stop();
+      await Promise.allSettled([cdn.close(), cdnResolverAgent.close()]);
     },
   };
 };

@@ -19,7 +19,8 @@ export interface DriveBServer {
 
 const PAGE_SIZE_LIMIT = 2;
 const idOf = (path: string) => (path === '/' ? 'root' : Buffer.from(path).toString('base64url'));
-const pathOf = (id: string) => (id === 'root' ? '/' : Buffer.from(id, 'base64url').toString('utf8'));
+/** The drive path of a file id (ids are base64url paths): the CDN servers serve the same files. */
+export const pathOf = (id: string) => (id === 'root' ? '/' : Buffer.from(id, 'base64url').toString('utf8'));
 
 export async function startDriveBServer(tree: DriveTree, options: { token: string }): Promise<DriveBServer> {
   const state = {

@@ -5,6 +5,7 @@ const en = {
   noPlayAgents: 'There is no play-agent node yet.',
   needNodePermission: 'Listing the nodes needs the Nodes permission; open a node’s cache from its address.',
   back: 'All node caches',
+  cdnLink: 'DRIVE_B CDN preference',
   openCache: 'Cache',
   notPlayAgent: 'Only play-agent nodes have a cache.',
   config: {
@@ -119,6 +120,7 @@ const zh: Messages = {
   noPlayAgents: '还没有播放节点。',
   needNodePermission: '列出节点需要“节点”权限；请通过节点缓存的地址打开。',
   back: '全部节点缓存',
+  cdnLink: 'DRIVE_B CDN 优选',
   openCache: '缓存',
   notPlayAgent: '只有播放节点有缓存。',
   config: {

@@ -1,4 +1,4 @@
-import { Anchor, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Anchor, Button, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconArrowLeft } from '@tabler/icons-react';
 import { endpoints } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,7 @@ import { CacheFlushButton } from './cache-flush-button.js';
 import { cacheMessages } from './cache-messages.js';
 import { CacheSyncCard } from './cache-sync-card.js';
 import { CacheUsageCard } from './cache-usage-card.js';
+import { NodeCdnPage } from '../cdn/cdn-page.js';
 
 registerMessages('cache', cacheMessages);
 
@@ -23,6 +24,7 @@ export default function CachePage() {
     <Routes>
       <Route index element={<PlayAgentPicker />} />
       <Route path=":nodeId" element={<NodeCache />} />
+      <Route path=":nodeId/cdn" element={<NodeCdnPage />} />
     </Routes>
   );
 }
@@ -80,7 +82,21 @@ function NodeCache() {
       </Anchor>
       <PageHeader
         title={t('title', { name: node.data?.name ?? nodeId })}
-        actions={config.isSuccess ? <CacheFlushButton nodeId={nodeId} /> : null}
+        actions={
+          config.isSuccess ? (
+            <>
+              <Button
+                component={Link}
+                to={`/console/cache/${encodeURIComponent(nodeId)}/cdn`}
+                variant="default"
+                data-testid="node-cdn-link"
+              >
+                {t('cdnLink')}
+              </Button>
+              <CacheFlushButton nodeId={nodeId} />
+            </>
+          ) : null
+        }
       />
       <QueryState query={config} skeletonRows={8}>
         {(loaded) => (

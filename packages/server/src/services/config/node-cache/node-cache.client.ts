@@ -3,6 +3,9 @@ import { request } from 'undici';
 import { AppError } from '../../../platform/http/errors.js';
 import { SERVICE_TOKEN_HEADER } from '../../../platform/service-token.js';
 
+/** A CDN probe measures up to 16 addresses of up to 8 s each, one after another. */
+const CDN_TIMEOUT_MS = 180_000;
+
 /** A node's answer, relayed as it came (status and JSON body). */
 export interface NodeAnswer {
   status: number;
@@ -37,7 +40,26 @@ export class NodeCacheClient {
     return this.call(nodeId, method, `/api/play-agent/internal/cache/${route}`, body);
   }
 
-  private async call(nodeId: string, method: string, route: string, body?: unknown): Promise<NodeAnswer> {
+  /**
+   * One of the node's CDN routes (below /api/play-agent/internal/cdn/). A probe measures several addresses
+   * one after another, so these calls wait longer.
+   */
+  async forwardCdn(
+    nodeId: string,
+    method: 'GET' | 'POST',
+    route: string,
+    body?: unknown,
+  ): Promise<NodeAnswer> {
+    return this.call(nodeId, method, `/api/play-agent/internal/cdn/${route}`, body, CDN_TIMEOUT_MS);
+  }
+
+  private async call(
+    nodeId: string,
+    method: string,
+    route: string,
+    body?: unknown,
+    timeoutMs = this.timeoutMs,
+  ): Promise<NodeAnswer> {
     const baseUrl = await this.address(nodeId);
     if (!baseUrl) throw new AppError(503, 'NODE_UNREACHABLE', `node ${nodeId} has no registered address`);
     try {
@@ -49,9 +71,9 @@ export class NodeCacheClient {
           ...(body === undefined ? {} : { 'content-type': 'application/json' }),
         },
         body: body === undefined ? undefined : JSON.stringify(body),
-        signal: AbortSignal.timeout(this.timeoutMs),
-        headersTimeout: this.timeoutMs,
-        bodyTimeout: this.timeoutMs,
+        signal: AbortSignal.timeout(timeoutMs),
+        headersTimeout: timeoutMs,
+        bodyTimeout: timeoutMs,
       });
       const text = await response.body.text();
       let parsed: unknown = undefined;

@@ -24,7 +24,7 @@ export class NodeCacheService {
     private readonly deps: {
       configs: NodeCacheConfigsRepository;
       nodes: Pick<NodesRepository, 'get'>;
-      client: Pick<NodeCacheClient, 'push' | 'forward'>;
+      client: Pick<NodeCacheClient, 'push' | 'forward' | 'forwardCdn'>;
       clock: Clock;
       logger: Logger;
     },
@@ -116,9 +116,18 @@ export class NodeCacheService {
   }
 
   /** Forwards an entry route to the node; the node's refusals (an entry in use) come back as they are. */
-  async forward(nodeId: string, method: 'GET' | 'POST', route: string, body?: unknown): Promise<unknown> {
+  async forward(
+    nodeId: string,
+    method: 'GET' | 'POST',
+    route: string,
+    body?: unknown,
+    section: 'cache' | 'cdn' = 'cache',
+  ): Promise<unknown> {
     await this.requirePlayAgent(nodeId);
-    const answer = await this.deps.client.forward(nodeId, method, route, body);
+    const answer =
+      section === 'cdn'
+        ? await this.deps.client.forwardCdn(nodeId, method, route, body)
+        : await this.deps.client.forward(nodeId, method, route, body);
     if (answer.status >= 200 && answer.status < 300) return answer.body;
     const error = (answer.body as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
     const code = errorCodeSchema.safeParse(error?.code);

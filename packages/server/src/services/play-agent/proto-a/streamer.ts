@@ -22,6 +22,7 @@ import {
 } from '../stream/sources.js';
 import { TokenBucket } from '../stream/token-bucket.js';
 import { containerOf } from './dto.js';
+import { driveBSource, type DriveBReads } from '../cdn/drive-b-source.js';
 
 /** Where files lie is asked again after this long (a replaced file is then found). */
 const LOCATE_CACHE_MS = 30_000;
@@ -61,6 +62,8 @@ export class PlaybackStreamer {
       videoCache?: SourceCache | null;
       /** Distinct viewers of an item in the last day for the cache's popularity rule (null: not needed or unknown). */
       viewersLastDay?: (itemId: string) => Promise<number | null>;
+      /** DRIVE_B files are read from the CDN by this node, at its preferred address (cdn/). */
+      driveB?: DriveBReads;
     },
   ) {
     this.rate = deps.rateBytesPerSecond;
@@ -203,6 +206,20 @@ export class PlaybackStreamer {
       facts && this.deps.videoCache
         ? { cache: this.deps.videoCache, cacheFacts: await this.withViewers(facts) }
         : {};
+    if (located && this.deps.driveB) {
+      const mtime = new Date(located.answer.mtime);
+      const cdn = await driveBSource(
+        this.deps.driveB,
+        { baseUrl, mountId: file.mountId, path: file.path },
+        { size: located.answer.size, mtime: Number.isNaN(mtime.getTime()) ? null : mtime },
+      );
+      if (cdn) {
+        if (!cache.cache) return cdn;
+        const name = file.path.split('/').filter(Boolean).at(-1) ?? file.path;
+        // The same entry as through the storage node's route: the cache does not care where bytes come from.
+        return cache.cache.wrap(cdn, { name, ...cache.cacheFacts, sourceId: `${file.mountId}:${file.path}` });
+      }
+    }
     return upstreamFileSource({
       baseUrl,
       mountId: file.mountId,

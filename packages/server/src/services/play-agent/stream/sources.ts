@@ -456,7 +456,7 @@ function storageFileSource(options: UpstreamFileOptions): MediaSource {
 }
 
 /** An upstream body read with read() so that everything buffered goes out in one big write. */
-class UpstreamBody implements MediaBody {
+export class UpstreamBody implements MediaBody {
   private received = 0;
   private closed = false;
 
