@@ -13,7 +13,10 @@ import { userEndpoints } from './user.js';
 
 export {
   diagnosticCheckSchema,
-  diagnosticsResponseSchema,
+  DIAGNOSTICS_DEFAULT_HOLD_SECONDS,
+  diagnosticsRunSchema,
+  startDiagnosticsRunBodySchema,
+  type DiagnosticsRun,
   proxySnippetQuerySchema,
   proxySnippetResponseSchema,
   type DiagnosticCheck,
