@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { waitFor } from '../support/wait.js';
 import { CONSOLE, PLAYBACK, startProxiedInstall, type ProxiedInstall } from './proxied-install.js';
 
-const HOLD_SECONDS = 2;
+const HOLD_SECONDS = 5;
 
 /**
  * The console's Diagnostics page: the application runs the doctor's checks against the manual address

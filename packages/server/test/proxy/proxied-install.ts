@@ -9,7 +9,7 @@ export const CONSOLE = 'console.test';
 export const PLAYBACK = 'play.test';
 /** The generator's timeouts, shortened from 600 s / 3600 s so a broken one (1 s) shows within a short pause. */
 export const TIMEOUT_SECONDS = 30;
-export const HOLD_MS = 2_000;
+export const HOLD_MS = 4_000;
 
 /**
  * A real nginx with the generated sites in front of a real control plane and play-agent: self-signed
