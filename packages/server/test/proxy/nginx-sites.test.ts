@@ -294,9 +294,8 @@ describe('generated nginx sites with a real nginx', () => {
     const sites = generated();
     await env.runTask('nodes.manual-health');
     expect((await env.node(endpoint.nodeId)).status).toBe('ONLINE');
-    // The playback server left out: the catch-all refuses the name, as a proxy without the site would.
-    const start = sites.indexOf('# Playback endpoint');
-    await reload(`${sites.slice(0, start)}${sites.slice(sites.indexOf('}', start) + 1)}`);
+    // No site for the playback name: the catch-all refuses it, as a proxy without the site would.
+    await reload(sites.replace(`server_name ${PLAYBACK};`, 'server_name gone.test;'));
     try {
       await env.runTask('nodes.manual-health');
       expect((await env.node(endpoint.nodeId)).status).toBe('offline');

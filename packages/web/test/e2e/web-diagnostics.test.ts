@@ -107,7 +107,7 @@ describe('diagnostics page behind a real nginx', () => {
     await page.goto(`${consoleOrigin()}/console/diagnostics`);
     await settled(page);
     const runChecks = async () => {
-      await page.getByTestId('diagnostics-hold').locator('input').fill('2');
+      await page.getByTestId('diagnostics-hold').fill('5');
       await page.getByTestId('diagnostics-run').click();
       await page.getByTestId('diagnostics-results').waitFor({ timeout: 90_000 });
     };
