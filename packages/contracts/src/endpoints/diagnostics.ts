@@ -22,16 +22,35 @@ export const diagnosticCheckSchema = z.object({
   id: z.string(),
   title: z.string(),
   status: z.enum(['ok', 'problem', 'skipped']),
+  /** The address or node the line is about, when the check runs once per address. */
+  subject: z.string().optional(),
   detail: z.string(),
   fix: z.string().optional(),
 });
 export type DiagnosticCheck = z.infer<typeof diagnosticCheckSchema>;
 
-export const diagnosticsQuerySchema = z.object({
-  /** The proxied playback address, to check that the played URLs carry it. */
-  playbackUrl: z.url({ protocol: /^https?$/ }).optional(),
+/** Pause of the held probes by default: longer than the 60 s read timeout many proxies default to. */
+export const DIAGNOSTICS_DEFAULT_HOLD_SECONDS = 65;
+
+export const startDiagnosticsRunBodySchema = z.strictObject({
+  /**
+   * The console's address as the browser reaches it (its origin). Its host must be the one the request came
+   * through; without it the console site's checks are skipped.
+   */
+  consoleUrl: z.url({ protocol: /^https?$/ }).optional(),
+  /** Pause of the held probes (buffering, read timeout), 1 to 110 s. */
+  holdSeconds: z.number().int().min(1).max(110).default(DIAGNOSTICS_DEFAULT_HOLD_SECONDS),
 });
-export const diagnosticsResponseSchema = z.object({ checks: z.array(diagnosticCheckSchema) });
+export const diagnosticsRunIdSchema = z.object({ runId: z.uuid() });
+export const diagnosticsRunSchema = z.object({
+  runId: z.uuid(),
+  state: z.enum(['running', 'done']),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** Every line of the troubleshooting list, once the run is done (empty while it runs). */
+  checks: z.array(diagnosticCheckSchema),
+});
+export type DiagnosticsRun = z.infer<typeof diagnosticsRunSchema>;
 
 const domainSchema = z
   .string()
@@ -53,16 +72,27 @@ const NODE_ADMIN = { gateway: { kind: 'admin', anyOf: ['node'] } } as const;
 
 /** The console entrance's probe and the console's diagnostics (config service, through the gateway). */
 export const diagnosticsEndpoints = declareEndpoints('config', {
-  getDiagnostics: {
-    method: 'GET',
-    path: '/api/config/diagnostics',
+  startRun: {
+    method: 'POST',
+    path: '/api/config/diagnostics/runs',
     summary:
-      'The doctor checks the node records answer (manual addresses, PENDING nodes, ports, external address)',
+      "Starts the doctor's checks from the application: the manual addresses' and the console's proxy sites, and the node records",
     tag: 'Diagnostics',
     auth: NODE_ADMIN,
-    query: diagnosticsQuerySchema,
-    response: diagnosticsResponseSchema,
+    body: startDiagnosticsRunBodySchema,
+    response: diagnosticsRunSchema,
+    status: 202,
     errors: ['VALIDATION_FAILED'],
+  },
+  getRun: {
+    method: 'GET',
+    path: '/api/config/diagnostics/runs/{runId}',
+    summary: 'A run of the doctor: running, or done with every check',
+    tag: 'Diagnostics',
+    auth: NODE_ADMIN,
+    params: diagnosticsRunIdSchema,
+    response: diagnosticsRunSchema,
+    errors: ['NOT_FOUND'],
   },
   getProxySnippet: {
     method: 'GET',
@@ -84,6 +114,19 @@ export const diagnosticsEndpoints = declareEndpoints('config', {
     query: proxyProbeQuerySchema,
     produces: 'text/event-stream',
     errors: ['VALIDATION_FAILED'],
+  },
+  ticketStreamProbe: {
+    method: 'GET',
+    path: '/api/config/diagnostics/stream-probe/{ticket}',
+    summary:
+      'The stream probe for a run of the doctor: the application calls its own console site with a single-use ticket',
+    tag: 'Diagnostics',
+    // The run's ticket is the credential (the gateway drops admin tokens, so the application has none to send).
+    auth: { gateway: { kind: 'public' } },
+    params: z.object({ ticket: z.string().regex(/^[A-Za-z0-9_-]{20,100}$/) }),
+    query: proxyProbeQuerySchema,
+    produces: 'text/event-stream',
+    errors: ['NOT_FOUND', 'VALIDATION_FAILED'],
   },
 });
 

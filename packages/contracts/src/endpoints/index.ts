@@ -15,7 +15,10 @@ import { userEndpoints } from './user.js';
 
 export {
   diagnosticCheckSchema,
-  diagnosticsResponseSchema,
+  DIAGNOSTICS_DEFAULT_HOLD_SECONDS,
+  diagnosticsRunSchema,
+  startDiagnosticsRunBodySchema,
+  type DiagnosticsRun,
   proxySnippetQuerySchema,
   proxySnippetResponseSchema,
   type DiagnosticCheck,

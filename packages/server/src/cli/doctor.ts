@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { listNodesResponseSchema } from '@svc/contracts';
+import { DIAGNOSTICS_DEFAULT_HOLD_SECONDS, listNodesResponseSchema, type NodeView } from '@svc/contracts';
+import { unrestricted } from '../doctor/address-checks.js';
 import type { CheckResult } from '../doctor/check-result.js';
-import { problem } from '../doctor/check-result.js';
 import { probeDispatcher } from '../doctor/http-probe.js';
-import { nodeChecks } from '../doctor/node-checks.js';
-import { consoleChecks, playbackChecks } from '../doctor/proxy-checks.js';
+import { at, STREAM_PROBE_PATH } from '../doctor/proxy-checks.js';
+import { runChecks } from '../doctor/run-checks.js';
 import type { Dispatcher } from 'undici';
 import { request } from 'undici';
 
@@ -17,7 +17,7 @@ const USAGE = [
 ].join('\n');
 
 /** Longer than the 60 s default read timeout of common proxies, which is what it must reveal. */
-export const DEFAULT_HOLD_SECONDS = 65;
+export const DEFAULT_HOLD_SECONDS = DIAGNOSTICS_DEFAULT_HOLD_SECONDS;
 
 class DoctorUsageError extends Error {}
 
@@ -83,46 +83,34 @@ export function doctorOptionsFromArgs(args: string[]): DoctorOptions {
   };
 }
 
-async function nodeList(dispatcher: Dispatcher, options: DoctorOptions): Promise<CheckResult[]> {
-  const title = 'Node records readable';
-  try {
-    const answer = await request(new URL('/api/config/nodes', options.console), {
-      dispatcher,
-      headers: { 'x-admin-token': options.token },
-    });
-    const text = await answer.body.text();
-    if (answer.statusCode !== 200)
-      return [
-        problem(
-          'nodes',
-          title,
-          `GET /api/config/nodes answered ${answer.statusCode}`,
-          'pass an admin token (--token) of an account with the node permission',
-        ),
-      ];
-    return nodeChecks(listNodesResponseSchema.parse(JSON.parse(text)).nodes, options.playback);
-  } catch (error) {
-    return [
-      problem(
-        'nodes',
-        title,
-        (error as Error).message,
-        'check the console URL and that the console site answers',
-      ),
-    ];
-  }
+async function nodeList(dispatcher: Dispatcher, options: DoctorOptions): Promise<NodeView[]> {
+  const answer = await request(new URL('/api/config/nodes', options.console), {
+    dispatcher,
+    headers: { 'x-admin-token': options.token },
+  });
+  const text = await answer.body.text();
+  if (answer.statusCode !== 200)
+    throw new Error(
+      `GET /api/config/nodes answered ${answer.statusCode}: pass an admin token (--token) with the node permission`,
+    );
+  return listNodesResponseSchema.parse(JSON.parse(text)).nodes;
 }
 
-/** Every check, in the order of the troubleshooting list. */
+/** Every check, in the order of the troubleshooting list (the same plan the console's Diagnostics page runs). */
 export async function runDoctorChecks(options: DoctorOptions): Promise<CheckResult[]> {
   const dispatcher = probeDispatcher({ ...(options.ca ? { ca: options.ca } : {}), resolve: options.resolve });
   try {
-    const [playback, consoleSite, nodes] = await Promise.all([
-      options.playback ? playbackChecks(dispatcher, options.playback, options.holdMs) : Promise.resolve([]),
-      consoleChecks(dispatcher, options.console, options.token, options.holdMs),
-      nodeList(dispatcher, options),
-    ]);
-    return [...playback, ...consoleSite, ...nodes];
+    return await runChecks({
+      reach: unrestricted(dispatcher),
+      holdMs: options.holdMs,
+      playback: options.playback ? [{ url: options.playback }] : [],
+      console: {
+        probeUrl: (holdMs) => at(options.console, STREAM_PROBE_PATH, holdMs),
+        headers: { 'x-admin-token': options.token },
+      },
+      nodes: () => nodeList(dispatcher, options),
+      ...(options.playback ? { playbackUrl: options.playback } : {}),
+    });
   } finally {
     await dispatcher.close();
   }
@@ -133,7 +121,7 @@ export function formatChecks(results: readonly CheckResult[]): string {
   return results
     .map((result) =>
       [
-        `${mark[result.status]} ${result.title} [${result.id}]: ${result.detail}`,
+        `${mark[result.status]} ${result.title} [${result.id}]${result.subject ? ` (${result.subject})` : ''}: ${result.detail}`,
         ...(result.fix ? [`        fix: ${result.fix}`] : []),
       ].join('\n'),
     )

@@ -1,12 +1,23 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import type { LookupFunction } from 'node:net';
 import { Agent, request, type Dispatcher } from 'undici';
+import { classifyAddress } from '../platform/http/address-policy.js';
 
 export interface ProbeClientOptions {
   /** Extra trusted CA certificates (PEM), for private or self-signed certificates. */
   ca?: string;
   /** name → address overrides, as curl's --resolve: test a proxy before DNS points at it. */
   resolve?: ReadonlyMap<string, string>;
+  /**
+   * Connect only to public addresses, judged on the address actually dialled (docs/auth.md, server-side
+   * fetches): the application's probes for accounts that are not role admin.
+   */
+  publicOnly?: boolean;
+}
+
+/** Why a connection to `address` is refused under publicOnly (an Error with code EPRIVATEADDRESS). */
+export class PrivateAddressError extends Error {
+  readonly code = 'EPRIVATEADDRESS';
 }
 
 /** What a probe saw: status, headers, when the first and the last bytes came, and the body. */
@@ -22,7 +33,7 @@ export interface ProbeAnswer {
 
 export function probeDispatcher(options: ProbeClientOptions): Dispatcher {
   const resolve = options.resolve ?? new Map<string, string>();
-  const lookup: LookupFunction = (hostname, lookupOptions, callback) => {
+  const resolved: LookupFunction = (hostname, lookupOptions, callback) => {
     const fixed = resolve.get(hostname.toLowerCase());
     if (fixed === undefined) {
       dnsLookup(hostname, lookupOptions, callback);
@@ -33,6 +44,21 @@ export function probeDispatcher(options: ProbeClientOptions): Dispatcher {
       (callback as (e: null, a: LookupAddress[]) => void)(null, [{ address: fixed, family }]);
     else callback(null, fixed, family);
   };
+  const lookup: LookupFunction = !options.publicOnly
+    ? resolved
+    : (hostname, lookupOptions, callback) =>
+        resolved(hostname, { ...lookupOptions, all: true }, (error, found) => {
+          const all = error ? [] : (found as unknown as LookupAddress[]);
+          const allowed = all.filter((entry) => classifyAddress(entry.address).allowed);
+          const first = allowed[0];
+          if (error || !first) {
+            const refusal = error ?? new PrivateAddressError(`${hostname} is not a public address`);
+            (callback as (e: Error, a: LookupAddress[]) => void)(refusal, []);
+            return;
+          }
+          if (lookupOptions.all) (callback as (e: null, a: LookupAddress[]) => void)(null, allowed);
+          else callback(null, first.address, first.family);
+        });
   return new Agent({ connect: { lookup, ...(options.ca ? { ca: options.ca } : {}) } });
 }
 

@@ -3,10 +3,9 @@ import { ok, problem, type CheckResult } from './check-result.js';
 
 /**
  * The troubleshooting lines the node records answer by themselves: manual addresses the application
- * cannot reach, nodes stuck in PENDING, play-agents sharing a listen port, and whether the played URLs
- * carry the proxied playback address. Pure: the CLI and the console can run it on the same node list.
+ * cannot reach (its own /health probe found them offline) and nodes stuck in PENDING.
  */
-export function nodeChecks(nodes: readonly NodeView[], playbackUrl?: URL): CheckResult[] {
+export function nodeChecks(nodes: readonly NodeView[]): CheckResult[] {
   const manual = nodes.filter((node) => node.serviceType === 'manual-play-agent-endpoint' && !node.disabled);
   const offline = manual.filter((node) => node.status === 'offline');
   const results: CheckResult[] = [
@@ -44,48 +43,5 @@ export function nodeChecks(nodes: readonly NodeView[], playbackUrl?: URL): Check
         ),
   );
 
-  const ports = new Map<string, string[]>();
-  for (const node of nodes) {
-    if (node.serviceType !== 'svc-play-agent' || node.disabled || node.expectedHost === null) continue;
-    const key = `${node.expectedHost.toLowerCase()}:${node.listenPort ?? node.expectedPort ?? ''}`;
-    ports.set(key, [...(ports.get(key) ?? []), node.nodeId]);
-  }
-  const clashes = [...ports].filter(([, ids]) => ids.length > 1);
-  results.push(
-    clashes.length === 0
-      ? ok(
-          'play-agent-port',
-          'Play-agents on one machine use different ports',
-          'no two play-agents share a host and port',
-        )
-      : problem(
-          'play-agent-port',
-          'Play-agents on one machine use different ports',
-          clashes.map(([where, ids]) => `${ids.join(' and ')} both listen on ${where}`).join('; '),
-          'give the second play-agent on a machine its own listen port (19091) in node management and reinstall it',
-        ),
-  );
-
-  if (playbackUrl) {
-    const host = playbackUrl.hostname.toLowerCase();
-    // The played URLs of a node come from its own external address, not from a manual address's domain.
-    const carried = nodes.some(
-      (node) => node.serviceType === 'svc-play-agent' && node.externalAddress?.host.toLowerCase() === host,
-    );
-    results.push(
-      carried
-        ? ok(
-            'external-address',
-            'Played URLs use the playback domain',
-            `a node's external address is ${host}`,
-          )
-        : problem(
-            'external-address',
-            'Played URLs use the playback domain',
-            `no play-agent has the external address ${host}: clients are handed its direct 19090 address`,
-            `in node management set the play-agent's external address to https://${host} (port 443)`,
-          ),
-    );
-  }
   return results;
 }

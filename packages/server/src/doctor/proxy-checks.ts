@@ -4,13 +4,13 @@ import { ok, problem, skipped, type CheckResult } from './check-result.js';
 import { probe, type ProbeAnswer } from './http-probe.js';
 import type { Dispatcher } from 'undici';
 
-const PROBE_PATH = '/svc/proxy-probe';
-const STREAM_PROBE_PATH = '/api/config/diagnostics/stream-probe';
+export const PROBE_PATH = '/svc/proxy-probe';
+export const STREAM_PROBE_PATH = '/api/config/diagnostics/stream-probe';
 /** A first piece later than this share of the pause counts as held back by the proxy. */
 const BUFFERED_SHARE = 0.5;
 const RANGE = { start: 1000, end: 1999 };
 
-const at = (base: URL, path: string, holdMs?: number) => {
+export const at = (base: URL, path: string, holdMs?: number) => {
   const url = new URL(path, base);
   if (holdMs !== undefined) url.searchParams.set('holdMs', String(holdMs));
   return url;
@@ -21,11 +21,28 @@ const looksLikeConsole = (answer: ProbeAnswer) =>
 
 const seconds = (ms: number | null) => (ms === null ? 'never' : `${(ms / 1000).toFixed(1)} s`);
 
-/** The playback site: the right upstream, the endpoint token, Range, compression, buffering, timeout. */
+/**
+ * The playback site: the right upstream, the endpoint token, Range, compression, buffering, timeout. With
+ * `expectedRoute` (the manual address's node id) the token must name that address; without it any address.
+ */
 export async function playbackChecks(
   dispatcher: Dispatcher,
   playback: URL,
   holdMs: number,
+  expectedRoute?: string,
+): Promise<CheckResult[]> {
+  const subject = playback.origin;
+  return (await playbackSiteChecks(dispatcher, playback, holdMs, expectedRoute)).map((result) => ({
+    ...result,
+    subject,
+  }));
+}
+
+async function playbackSiteChecks(
+  dispatcher: Dispatcher,
+  playback: URL,
+  holdMs: number,
+  expectedRoute: string | undefined,
 ): Promise<CheckResult[]> {
   const site = 'playback-site';
   const title = 'Playback domain reaches the play-agent';
@@ -74,7 +91,14 @@ export async function playbackChecks(
             'the X-SVC-Endpoint-Token names no enabled manual address (stale after regeneration, or mistyped)',
             tokenFix,
           )
-        : ok('endpoint-token', tokenTitle, `traffic is attributed to manual address ${route}`),
+        : expectedRoute !== undefined && route !== expectedRoute
+          ? problem(
+              'endpoint-token',
+              tokenTitle,
+              `the X-SVC-Endpoint-Token names manual address ${route}, not ${expectedRoute}: its traffic and authorization go to the other address`,
+              tokenFix,
+            )
+          : ok('endpoint-token', tokenTitle, `traffic is attributed to manual address ${route}`),
   );
 
   const ranged = await probe(
@@ -165,21 +189,32 @@ function heldChecks(
   ];
 }
 
-/** The console site: the event-stream probe through the gateway (admin token with the node permission). */
+/**
+ * The console site, from the event-stream probe fetched through it: `probeUrl` is the CLI's admin route
+ * (with the token in `headers`) or a run's ticket route (the application's own call).
+ */
 export async function consoleChecks(
   dispatcher: Dispatcher,
-  consoleUrl: URL,
-  adminToken: string,
+  probeUrl: URL,
+  headers: Record<string, string>,
+  holdMs: number,
+): Promise<CheckResult[]> {
+  const subject = probeUrl.origin;
+  return (await consoleSiteChecks(dispatcher, probeUrl, headers, holdMs)).map((result) => ({
+    ...result,
+    subject,
+  }));
+}
+
+async function consoleSiteChecks(
+  dispatcher: Dispatcher,
+  probeUrl: URL,
+  headers: Record<string, string>,
   holdMs: number,
 ): Promise<CheckResult[]> {
   let answer: ProbeAnswer;
   try {
-    answer = await probe(
-      dispatcher,
-      at(consoleUrl, STREAM_PROBE_PATH, holdMs),
-      { 'x-admin-token': adminToken, accept: 'text/event-stream' },
-      holdMs + 30_000,
-    );
+    answer = await probe(dispatcher, probeUrl, { ...headers, accept: 'text/event-stream' }, holdMs + 30_000);
   } catch (error) {
     return [
       problem(

@@ -3,16 +3,19 @@ import type { Dispatcher } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runDoctorChecks, type DoctorOptions } from '../../src/cli/doctor.js';
 import type { CheckResult } from '../../src/doctor/check-result.js';
-import { probe, probeDispatcher } from '../../src/doctor/http-probe.js';
+import { probe } from '../../src/doctor/http-probe.js';
 import { nginxSites, type ProxySitesOptions } from '../../src/proxy-sites/index.js';
-import { startNginx, type RealNginx } from './real-nginx.js';
-import { startProxyInstall, type ProxyInstall } from './proxy-install.js';
+import type { RealNginx } from './real-nginx.js';
+import type { ProxyInstall } from './proxy-install.js';
+import {
+  CONSOLE,
+  HOLD_MS,
+  PLAYBACK,
+  startProxiedInstall,
+  TIMEOUT_SECONDS,
+  type ProxiedInstall,
+} from './proxied-install.js';
 
-const CONSOLE = 'console.test';
-const PLAYBACK = 'play.test';
-/** The generator's timeouts, shortened from 600 s / 3600 s so a broken one (1 s) shows within a short pause. */
-const TIMEOUT_SECONDS = 30;
-const HOLD_MS = 2_000;
 const MIB = 1024 * 1024;
 
 /**
@@ -21,67 +24,31 @@ const MIB = 1024 * 1024;
  * made from the generated text, and what `svc doctor` says of it.
  */
 describe('generated nginx sites with a real nginx', () => {
+  let proxied: ProxiedInstall;
   let env: ProxyInstall;
   let nginx: RealNginx;
   let endpoint: { nodeId: string; endpointToken: string };
-  let options: ProxySitesOptions;
   let doctor: DoctorOptions;
   let client: Dispatcher;
 
-  const generated = () => nginxSites(options);
+  const generated = () => proxied.generated();
   const byId = (results: CheckResult[]) => new Map(results.map((result) => [result.id, result]));
-  const url = (name: string, route: string) => new URL(route, `https://${name}:${nginx.httpsPort}`);
+  const url = (name: string, route: string) => proxied.url(name, route);
+  const options = (): ProxySitesOptions => proxied.options;
 
   beforeAll(async () => {
-    [env, nginx] = await Promise.all([startProxyInstall(), startNginx([CONSOLE, PLAYBACK])]);
-    endpoint = await env.createEndpoint(PLAYBACK);
-    const tls = { certificate: nginx.tls.certificate, certificateKey: nginx.tls.key };
-    options = {
-      topology: 'standalone',
-      console: { serverName: CONSOLE, ...tls, upstream: env.entrance.replace('http://', '') },
-      playback: {
-        serverName: PLAYBACK,
-        ...tls,
-        upstream: env.playAgent.replace('http://', ''),
-        endpointToken: endpoint.endpointToken,
-      },
-      httpsPort: nginx.httpsPort,
-      httpPort: 0,
-      listenAddress: '127.0.0.1',
-      consoleTimeoutSeconds: TIMEOUT_SECONDS,
-      playbackTimeoutSeconds: TIMEOUT_SECONDS,
-    };
-    await nginx.load(generated());
-    const resolve = new Map([
-      [CONSOLE, '127.0.0.1'],
-      [PLAYBACK, '127.0.0.1'],
-    ]);
-    doctor = {
-      console: url(CONSOLE, '/'),
-      playback: url(PLAYBACK, '/'),
-      token: env.adminToken,
-      json: false,
-      holdMs: HOLD_MS,
-      ca: nginx.tls.pem,
-      resolve,
-    };
-    client = probeDispatcher({ ca: nginx.tls.pem, resolve });
-  }, 180_000);
+    proxied = await startProxiedInstall();
+    ({ env, nginx, endpoint, doctor } = proxied);
+    client = proxied.client();
+  }, 400_000);
 
-  /**
-   * Puts sites in force and drops the test's kept-alive connections: an old nginx worker finishes the
-   * requests of its open connections with the old configuration.
-   */
   async function reload(sites: string): Promise<void> {
-    await nginx.load(sites);
-    await client.close();
-    client = probeDispatcher({ ca: nginx.tls.pem, resolve: doctor.resolve });
+    await proxied.reload(sites);
+    client = proxied.client();
   }
 
   afterAll(async () => {
-    await client?.close();
-    await nginx?.stop();
-    await env?.stop();
+    await proxied?.stop();
   });
 
   it('passes Range, 206 and Content-Range unchanged and never compresses playback', async () => {
@@ -158,7 +125,7 @@ describe('generated nginx sites with a real nginx', () => {
     expect(await routeOf()).toBe('unknown');
     expect(byId(await runDoctorChecks(doctor)).get('endpoint-token')).toMatchObject({ status: 'problem' });
     endpoint = { ...endpoint, endpointToken: fresh };
-    options = { ...options, playback: { ...options.playback, endpointToken: fresh } };
+    proxied.options = { ...options(), playback: { ...options().playback, endpointToken: fresh } };
     await reload(generated());
     expect(await routeOf()).toBe(endpoint.nodeId);
   }, 60_000);
@@ -179,7 +146,7 @@ describe('generated nginx sites with a real nginx', () => {
     expect(await routeUrl()).toBe(`https://${PLAYBACK}:${nginx.httpsPort}`);
   }, 60_000);
 
-  it("gives the console the manual address's sites with its real token, and the node checks", async () => {
+  it("gives the console the manual address's sites with its real token", async () => {
     const snippet = await env.admin(
       'GET',
       `/api/config/nodes/${endpoint.nodeId}/proxy-snippet?server=nginx&consoleName=${CONSOLE}`,
@@ -203,14 +170,6 @@ describe('generated nginx sites with a real nginx', () => {
         )
       ).status,
     ).toBe(400);
-
-    const diagnostics = await env.admin(
-      'GET',
-      `/api/config/diagnostics?playbackUrl=${encodeURIComponent(`https://${PLAYBACK}:${nginx.httpsPort}`)}`,
-    );
-    expect(diagnostics.status, diagnostics.text).toBe(200);
-    const ids = (diagnostics.body.checks as { id: string }[]).map((check) => check.id);
-    expect(ids).toEqual(['manual-address-reachable', 'node-pending', 'play-agent-port', 'external-address']);
   });
 
   it('passes every proxy check of svc doctor with the generated sites', async () => {
@@ -239,8 +198,8 @@ describe('generated nginx sites with a real nginx', () => {
       absent: /server_name play\.test;[^}]*proxy_pass http:\/\/127\.0\.0\.1:CONSOLE_PORT;/,
       make: (sites) =>
         sites.replace(
-          `proxy_pass http://${options.playback.upstream};`,
-          `proxy_pass http://${options.console.upstream};`,
+          `proxy_pass http://${options().playback.upstream};`,
+          `proxy_pass http://${options().console.upstream};`,
         ),
       names: ['playback-site'],
     },
@@ -309,4 +268,100 @@ describe('generated nginx sites with a real nginx', () => {
     },
     60_000,
   );
+
+  /** A worker record that never sends a heartbeat, removed again after `body`. */
+  async function withWorker(
+    fields: {
+      serviceType: 'svc-control-storage' | 'svc-play-agent';
+      expectedHost: string;
+      listenPort: number | null;
+    },
+    body: (nodeId: string) => Promise<void>,
+  ): Promise<void> {
+    const nodeId = `node-doctor-${fields.serviceType === 'svc-play-agent' ? 'agent' : 'storage'}`;
+    await env.config.nodes.insertWorker(
+      { nodeId, name: nodeId, note: '', expectedPort: null, external: null, ...fields },
+      new Date(),
+    );
+    try {
+      await body(nodeId);
+    } finally {
+      await env.config.database.db.deleteFrom('nodes').where('node_id', '=', nodeId).execute();
+    }
+  }
+
+  it('names a manual address the application cannot reach, which the generated sites serve', async () => {
+    const sites = generated();
+    await env.runTask('nodes.manual-health');
+    expect((await env.node(endpoint.nodeId)).status).toBe('ONLINE');
+    // No site for the playback name: the catch-all refuses it, as a proxy without the site would.
+    await reload(sites.replace(`server_name ${PLAYBACK};`, 'server_name gone.test;'));
+    try {
+      await env.runTask('nodes.manual-health');
+      expect((await env.node(endpoint.nodeId)).status).toBe('offline');
+      const found = byId(await runDoctorChecks(doctor)).get('manual-address-reachable');
+      expect(found).toMatchObject({ status: 'problem' });
+      expect(found?.detail).toContain(PLAYBACK);
+      expect(found?.fix).toContain('/health');
+    } finally {
+      await reload(sites);
+      await env.runTask('nodes.manual-health');
+    }
+    expect(byId(await runDoctorChecks(doctor)).get('manual-address-reachable')).toMatchObject({
+      status: 'ok',
+    });
+  }, 120_000);
+
+  it('names a play-agent whose played URLs point where no proxy serves them', async () => {
+    const nodeId = env.install.context.settings.playAgent.nodeId;
+    const external = (host: string) =>
+      env.admin('PATCH', `/api/config/nodes/${nodeId}`, {
+        externalAddress: { protocol: 'https', host, port: nginx.httpsPort },
+      });
+    expect((await external('elsewhere.test')).status).toBe(200);
+    try {
+      const found = (await runDoctorChecks(doctor)).filter(
+        (result) => result.id === 'external-address' && result.subject === nodeId,
+      );
+      expect(found[0]).toMatchObject({ status: 'problem' });
+      expect(found[0]?.detail).toContain('elsewhere.test');
+      expect(found[0]?.fix).toContain('external address');
+    } finally {
+      expect((await external(PLAYBACK)).status).toBe(200);
+    }
+    const fixed = (await runDoctorChecks(doctor)).filter(
+      (result) => result.id === 'external-address' && result.subject === nodeId,
+    );
+    expect(fixed[0]).toMatchObject({ status: 'ok' });
+  }, 120_000);
+
+  it('names a node stuck in PENDING; the generated sites never forward the config service port', async () => {
+    expect(() =>
+      nginxSites({ ...options(), playback: { ...options().playback, upstream: '127.0.0.1:18085' } }),
+    ).toThrow(/18085/);
+    await withWorker(
+      { serviceType: 'svc-control-storage', expectedHost: '10.0.0.9', listenPort: null },
+      async (nodeId) => {
+        const found = byId(await runDoctorChecks(doctor)).get('node-pending');
+        expect(found).toMatchObject({ status: 'problem' });
+        expect(found?.detail).toContain(nodeId);
+        expect(found?.fix).toContain('18085');
+      },
+    );
+  }, 120_000);
+
+  it('names a second play-agent kept from its port by the one already listening there', async () => {
+    const taken = Number(new URL(env.playAgent).port);
+    await withWorker(
+      { serviceType: 'svc-play-agent', expectedHost: '127.0.0.1', listenPort: taken },
+      async (nodeId) => {
+        const found = (await runDoctorChecks(doctor)).filter((result) => result.id === 'play-agent-port');
+        expect(found).toHaveLength(1);
+        expect(found[0]).toMatchObject({ status: 'problem', subject: nodeId });
+        expect(found[0]?.detail).toContain(`127.0.0.1:${taken}`);
+        expect(found[0]?.fix).toContain('19091');
+      },
+    );
+    expect(byId(await runDoctorChecks(doctor)).get('play-agent-port')).toMatchObject({ status: 'ok' });
+  }, 120_000);
 });

@@ -1,3 +1,6 @@
+import type { NodeView } from '@svc/contracts';
+import { request } from 'undici';
+import { probeDispatcher, type ProbeClientOptions } from '../../src/doctor/http-probe.js';
 import { configComponentFactory, type ConfigParts } from '../../src/services/config/config.component.js';
 import {
   createManualEndpoint,
@@ -13,18 +16,32 @@ export interface ProxyInstall {
   entrance: string;
   playAgent: string;
   adminToken: string;
+  config: ConfigParts;
   admin(method: string, route: string, body?: unknown): Promise<Answer>;
-  createEndpoint(host: string): Promise<{ nodeId: string; endpointToken: string }>;
+  /** A console account (role user) with the given permissions, signed in: its admin token. */
+  userToken(username: string, permissions: string[]): Promise<string>;
+  createEndpoint(host: string, port: number): Promise<{ nodeId: string; endpointToken: string }>;
+  /** Runs a task of the install now (e.g. `nodes.manual-health`, the manual addresses' /health probe). */
+  runTask(name: string): Promise<void>;
+  node(nodeId: string): Promise<NodeView>;
   regenerateEndpoint(nodeId: string): Promise<string>;
   stop(): Promise<void>;
 }
 
-export async function startProxyInstall(): Promise<ProxyInstall> {
+/**
+ * `client` is how the application reaches the test's proxy (its CA, the test names on loopback): for the
+ * manual addresses' /health probe and the Diagnostics page's probes.
+ */
+export async function startProxyInstall(client: ProbeClientOptions): Promise<ProxyInstall> {
   let config: ConfigParts | undefined;
   const control = (await loadRole('standalone-control')).slice(1);
   const install = await startTestInstall(
     [
-      configComponentFactory({ expose: (parts) => (config = parts) }),
+      configComponentFactory({
+        expose: (parts) => (config = parts),
+        probeDispatcher: probeDispatcher(client),
+        diagnosticsClient: client,
+      }),
       ...control,
       ...(await loadRole('storage')),
       ...(await loadRole('play-agent')),
@@ -53,16 +70,40 @@ export async function startProxyInstall(): Promise<ProxyInstall> {
 
     return list.length >= 2 && list.every((node) => node.status === 'ONLINE') ? true : undefined;
   }, 60_000);
+  const admin = (method: string, route: string, body?: unknown) =>
+    call(entrance, method, route, { headers: { 'x-admin-token': adminToken }, body });
   return {
     install,
     entrance,
     playAgent,
     adminToken,
-    admin: (method, route, body) =>
-      call(entrance, method, route, { headers: { 'x-admin-token': adminToken }, body }),
-    createEndpoint: async (host) => {
-      const created = await createManualEndpoint(config!.database.db, { name: host, host });
+    config: config!,
+    admin,
+    userToken: async (username, permissions) => {
+      const password = 'user-password-1';
+      const created = await admin('POST', '/api/auth/admin/users', { username, password, permissions });
+      if (created.status !== 201) throw new Error(`user ${username}: ${created.text}`);
+      const signedIn = await call(entrance, 'POST', '/api/auth/login', {
+        body: { username, password, client: 'console' },
+      });
+      return String(signedIn.body.adminToken);
+    },
+    createEndpoint: async (host, port) => {
+      const created = await createManualEndpoint(config!.database.db, { name: host, host, port });
       return { nodeId: created.nodeId, endpointToken: created.endpointToken };
+    },
+    runTask: async (name) => {
+      const answer = await request(`${install.url('internal')}/internal/tasks/${name}/run`, {
+        method: 'POST',
+        headers: { 'x-svc-service-token': install.context.serviceToken },
+      });
+      const text = await answer.body.text();
+      if (answer.statusCode >= 300) throw new Error(`task ${name}: ${answer.statusCode} ${text}`);
+    },
+    node: async (nodeId) => {
+      const answer = await admin('GET', `/api/config/nodes/${nodeId}`);
+      if (answer.status !== 200) throw new Error(`node ${nodeId}: ${answer.text}`);
+      return answer.body as unknown as NodeView;
     },
     regenerateEndpoint: async (nodeId) =>
       (await regenerateEndpointToken(config!.database.db, nodeId)).endpointToken,

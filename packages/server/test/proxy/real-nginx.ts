@@ -1,5 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -48,7 +49,7 @@ export async function startNginx(serverNames: readonly string[]): Promise<RealNg
     '-subj',
     `/CN=${serverNames[0]}`,
     '-addext',
-    `subjectAltName=${serverNames.map((name) => `DNS:${name}`).join(',')}`,
+    `subjectAltName=${serverNames.map((name) => (isIP(name) ? `IP:${name}` : `DNS:${name}`)).join(',')}`,
     '-keyout',
     key,
     '-out',

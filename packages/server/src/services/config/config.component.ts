@@ -1,7 +1,9 @@
 import { handOverToCluster } from './cluster/cluster.component.js';
 import { registerDiagnosticsRoutes } from './diagnostics/diagnostics.routes.js';
+import { DiagnosticsRuns } from './diagnostics/diagnostics-runs.js';
 import { DiagnosticsService } from './diagnostics/diagnostics.service.js';
 import type { Dispatcher } from 'undici';
+import type { ProbeClientOptions } from '../../doctor/http-probe.js';
 import { AuditClient, newestBaseUrl } from '../../platform/audit/audit-client.js';
 import type { ServiceDatabase } from '../../platform/db/index.js';
 import { createServer } from '../../platform/http/create-server.js';
@@ -70,6 +72,8 @@ export interface ConfigComponentOptions {
   licenseGate?: LicenseGate;
   /** HTTP client of the manual addresses' /health probe (tests trust their own CA); undici's global one by default. */
   probeDispatcher?: Dispatcher;
+  /** HTTP client settings of the Diagnostics page's probes (tests: their CA and name overrides). */
+  diagnosticsClient?: ProbeClientOptions;
 }
 
 export interface ConfigParts {
@@ -241,7 +245,20 @@ export const configComponentFactory =
       scope: 'EMBEDDED',
     });
     registerDeploymentRoutes(app, services.deployment);
-    registerDiagnosticsRoutes(app, new DiagnosticsService(services.nodeManagement), audit);
+    registerDiagnosticsRoutes(
+      app,
+      {
+        diagnostics: new DiagnosticsService(services.nodeManagement),
+        runs: new DiagnosticsRuns({
+          nodes: async () => (await services.nodeManagement.list()).nodes,
+          cache: context.cache,
+          clock: context.clock,
+          logger: context.logger.child({ component: 'config' }),
+          ...(options.diagnosticsClient ? { client: options.diagnosticsClient } : {}),
+        }),
+      },
+      audit,
+    );
     registerLegacyNodesRoutes(app, services.legacyNodes, audit);
     registerLicenseRoutes(app, services.licenses);
     registerNodeManagementRoutes(app, services.nodeManagement, services.nodeLifecycle, audit);

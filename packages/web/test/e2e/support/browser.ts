@@ -45,12 +45,15 @@ export async function openPage(
     colorScheme?: 'light' | 'dark';
     /** The browser's own time zone (IANA name); the machine's when not given. */
     timezoneId?: string;
+    /** Accept the test's self-signed certificates (a real reverse proxy in front of the install). */
+    ignoreHTTPSErrors?: boolean;
   } = {},
 ): Promise<WatchedPage> {
   const context = await browser.newContext({
     viewport: options.viewport ?? { width: 1280, height: 860 },
     colorScheme: options.colorScheme ?? 'light',
     ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
+    ...(options.ignoreHTTPSErrors ? { ignoreHTTPSErrors: true } : {}),
   });
   const page = await context.newPage();
   const problems: string[] = [];

@@ -1,6 +1,5 @@
-import type { DiagnosticCheck, ListNodesResponse, NodeCredentials, NodeView } from '@svc/contracts';
+import type { NodeCredentials, NodeView } from '@svc/contracts';
 import { AppError } from '../../../platform/http/errors.js';
-import { nodeChecks } from '../../../doctor/node-checks.js';
 import {
   caddySites,
   defaultCertificate,
@@ -18,22 +17,16 @@ export interface SnippetRequest {
 }
 
 /**
- * The console's side of the doctor (docs/reverse-proxy.md): the checks the node records answer, and the
- * proxy sites of a manual address with its real endpoint token, from the same generator as `svc proxy`.
+ * The proxy sites of a manual address with its real endpoint token, from the same generator as `svc proxy`
+ * (docs/reverse-proxy.md).
  */
 export class DiagnosticsService {
   constructor(
     private readonly nodes: {
-      list(): Promise<ListNodesResponse>;
       get(nodeId: string): Promise<NodeView>;
       credentials(nodeId: string): Promise<NodeCredentials>;
     },
   ) {}
-
-  async checks(playbackUrl: string | undefined): Promise<DiagnosticCheck[]> {
-    const { nodes } = await this.nodes.list();
-    return nodeChecks(nodes, playbackUrl === undefined ? undefined : new URL(playbackUrl));
-  }
 
   async snippet(
     nodeId: string,
