@@ -105,7 +105,7 @@ describe('DRIVE_A redirect playback', () => {
       return reply;
     });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 120_000);
+  }, 300_000);
 
   beforeEach(async () => {
     clock.now += 24 * 60 * MINUTE;

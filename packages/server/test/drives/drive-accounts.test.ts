@@ -69,7 +69,7 @@ describe('drive accounts', () => {
     });
     expect(b.status, b.body.toString()).toBe(201);
     accountB = b.json<DriveAccount>();
-  }, 120_000);
+  }, 300_000);
 
   afterAll(async () => {
     await storage?.stop();

@@ -48,7 +48,7 @@ describe('drive accounts and the DRIVE_A play mode', () => {
     });
     expect(viewer.status).toBe(201);
     viewerId = String(viewer.body.id);
-  }, 240_000);
+  }, 480_000);
   afterAll(async () => {
     await browser?.close();
     await install?.stop();
@@ -155,5 +155,5 @@ describe('drive accounts and the DRIVE_A play mode', () => {
     expect(await page.getByTestId('error-alert').count()).toBe(0);
     expect(watched.problems).toEqual([]);
     await watched.context.close();
-  }, 240_000);
+  }, 480_000);
 });

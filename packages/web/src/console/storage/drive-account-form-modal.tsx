@@ -133,7 +133,7 @@ export function DriveAccountFormModal({
               aria-labelledby="drive-account-kind-label"
               data={KINDS.map((value) => ({ value, label: t(`provider.${value}`) }))}
               value={kind}
-              onChange={(value) => form.setFieldValue('kind', value as DriveKind)}
+              onChange={(value) => form.setFieldValue('kind', value)}
               disabled={Boolean(account)}
               data-testid="drive-account-kind"
             />
@@ -153,7 +153,7 @@ export function DriveAccountFormModal({
             autoComplete="new-password"
             data-testid="drive-account-secret"
             {...secretInput}
-            error={secretInput.error ?? form.errors[secretPath]}
+            error={form.errors['config.secret'] ?? form.errors[secretPath]}
           />
           {kind === 'drive_a' ? (
             <PasswordInput
