@@ -68,7 +68,7 @@ async function startStandalone(env: Record<string, string>): Promise<ChildProces
 export async function benchDriveRedirect(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'svc-bench-drive-'));
   const fixtures = await mediaFixtures();
-  const video = readFileSync(fixtures.spareVideo);
+  const video = readFileSync(path.join(fixtures.library, fixtures.spareVideo));
   const tree = Object.fromEntries(
     Array.from({ length: FILMS }, (_, index) => [
       `/Films/Bench Film ${index + 1} (${2001 + index})/Bench Film ${index + 1} (${2001 + index}).mkv`,
@@ -194,7 +194,7 @@ export async function benchDriveRedirect(): Promise<void> {
     const reference = median(direct);
     console.log(
       `drive-redirect bench: load average ${load.join(' ')} (2 cores); drive latency ${LATENCY_MS} ms per request; ` +
-        `first 64 KiB of a ${(video.length / 1024 / 1024).toFixed(1)} MiB film; ${coldItems.length} plays per case`,
+        `first bytes of a ${(video.length / 1024).toFixed(0)} KiB film (Range ${RANGE}); ${coldItems.length} plays per case`,
     );
     console.log('| case | median TTFB | worst | × reference |');
     console.log('|---|---|---|---|');
