@@ -11,6 +11,7 @@ const benches: Record<string, () => Promise<void>> = {
   report: (await import('./report.js')).benchReport,
   vfs: (await import('./vfs.js')).benchVfs,
   'drive-cdn': (await import('./drive-cdn.js')).benchDriveCdn,
+  'drive-redirect': (await import('./drive-redirect.js')).benchDriveRedirect,
 };
 
 const name = process.argv[2];

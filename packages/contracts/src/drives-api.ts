@@ -1,8 +1,8 @@
 import { z } from 'zod';
 
-// Cloud-drive mounts (docs/drives.md). A drive mount is one account of a drive: its credentials, its
-// User-Agent and the folder of the drive that is the mount root. Several accounts of one drive are several
-// mounts of the same kind.
+// Cloud-drive mounts and accounts (docs/drives.md). A drive mount names a drive account (its address,
+// credentials and User-Agent) and the folder of the drive that is the mount root; a mount may instead carry
+// the account settings itself (the full provider config below).
 
 /** Sent when an account sets no User-Agent of its own: drives tend to bind links to a browser's. */
 export const DEFAULT_DRIVE_USER_AGENT =
@@ -62,6 +62,67 @@ export const driveBProviderConfigSchema = z.strictObject({
 });
 export type DriveBProviderConfig = z.infer<typeof driveBProviderConfigSchema>;
 
+// --- Drive accounts (docs/drives.md "Drive accounts") ------------------------------------------------------
+// An account holds a drive's address, credentials and User-Agent; a mount of kind drive_a / drive_b names an
+// account and adds the drive folder that is its root. Several mounts may share one account.
+
+export const driveKindSchema = z.enum(['drive_a', 'drive_b']);
+export type DriveKind = z.infer<typeof driveKindSchema>;
+
+/** The account part of a DRIVE_A config: everything but the mount root. */
+export const driveAAccountConfigSchema = driveAProviderConfigSchema.omit({ root: true });
+/** The account part of a DRIVE_B config: everything but the root folder id. */
+export const driveBAccountConfigSchema = driveBProviderConfigSchema.omit({ rootId: true });
+
+const driveAccountNameSchema = z.string().trim().min(1).max(128);
+
+export const createDriveAccountRequestSchema = z.discriminatedUnion('kind', [
+  z.strictObject({
+    name: driveAccountNameSchema,
+    kind: z.literal('drive_a'),
+    config: driveAAccountConfigSchema,
+  }),
+  z.strictObject({
+    name: driveAccountNameSchema,
+    kind: z.literal('drive_b'),
+    config: driveBAccountConfigSchema,
+  }),
+]);
+export type CreateDriveAccountRequest = z.infer<typeof createDriveAccountRequestSchema>;
+
+/** PATCH body: a new name and/or a complete new config (secrets sent back masked keep their stored value). */
+export const updateDriveAccountRequestSchema = z.strictObject({
+  name: driveAccountNameSchema.optional(),
+  config: z.record(z.string(), z.unknown()).optional(),
+});
+export type UpdateDriveAccountRequest = z.infer<typeof updateDriveAccountRequestSchema>;
+
+export const driveAccountSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  kind: driveKindSchema,
+  /** The config with its secrets replaced by MASKED_SECRET: a stored secret is never answered again. */
+  config: z.record(z.string(), z.unknown()),
+  /** Mounts that use the account (an account in use cannot be deleted). */
+  mountCount: z.number().int().nonnegative(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type DriveAccount = z.infer<typeof driveAccountSchema>;
+export const driveAccountListSchema = z.object({ accounts: z.array(driveAccountSchema) });
+export const driveAccountIdParamsSchema = z.object({ accountId: z.uuid() });
+
+/** A DRIVE_A mount that uses a drive account: the account and the drive folder that is the mount root. */
+export const driveAAccountMountConfigSchema = z.strictObject({
+  accountId: z.uuid(),
+  root: driveRootSchema.default('/'),
+});
+/** A DRIVE_B mount that uses a drive account: the account and the file id of the root folder. */
+export const driveBAccountMountConfigSchema = z.strictObject({
+  accountId: z.uuid(),
+  rootId: z.string().min(1).max(256).default('root'),
+});
+
 /** Header a play-agent fixes the User-Agent of a link request with (PLAY_AGENT_DRIVE_A_REDIRECT_USER_AGENT). */
 export const DRIVE_USER_AGENT_HEADER = 'x-svc-drive-user-agent';
 
@@ -72,7 +133,7 @@ export const DRIVE_USER_AGENT_HEADER = 'x-svc-drive-user-agent';
 export const directLinkResponseSchema = z.object({
   /** The mount's provider kind (the provider code of the link cache key). */
   provider: z.string(),
-  /** The drive account the link belongs to (the mount id). */
+  /** The drive account the link belongs to (the account id, or the mount id for a self-contained mount). */
   accountId: z.string(),
   url: z.string(),
   /** When the link stops working (ISO 8601), null for links without an expiry. */

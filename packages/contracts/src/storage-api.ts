@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { driveAProviderConfigSchema, driveBProviderConfigSchema } from './drives-api.js';
+import {
+  driveAAccountMountConfigSchema,
+  driveAProviderConfigSchema,
+  driveBAccountMountConfigSchema,
+  driveBProviderConfigSchema,
+} from './drives-api.js';
 import { errorCodeSchema } from './error-codes.js';
 
 // Storage node API (docs/storage.md). Paths inside a mount are relative to its root, '/'-separated,
@@ -48,12 +53,12 @@ export const createMountRequestSchema = z.discriminatedUnion('provider', [
   z.strictObject({
     name: mountNameSchema,
     provider: z.literal('drive_a'),
-    config: driveAProviderConfigSchema,
+    config: z.union([driveAAccountMountConfigSchema, driveAProviderConfigSchema]),
   }),
   z.strictObject({
     name: mountNameSchema,
     provider: z.literal('drive_b'),
-    config: driveBProviderConfigSchema,
+    config: z.union([driveBAccountMountConfigSchema, driveBProviderConfigSchema]),
   }),
 ]);
 export type CreateMountRequest = z.infer<typeof createMountRequestSchema>;

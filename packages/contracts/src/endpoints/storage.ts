@@ -1,4 +1,11 @@
-import { directLinkResponseSchema } from '../drives-api.js';
+import {
+  createDriveAccountRequestSchema,
+  directLinkResponseSchema,
+  driveAccountIdParamsSchema,
+  driveAccountListSchema,
+  driveAccountSchema,
+  updateDriveAccountRequestSchema,
+} from '../drives-api.js';
 import { declareEndpoints } from '../endpoint.js';
 import type { ErrorCode } from '../error-codes.js';
 import { healthResponseSchema } from '../health.js';
@@ -116,7 +123,7 @@ export const storageEndpoints = declareEndpoints('storage', {
   createMount: {
     method: 'POST',
     path: '/api/storage/mounts',
-    summary: 'Add a mount (local folder or WebDAV server)',
+    summary: 'Add a mount (local folder, WebDAV server or a folder of a drive account)',
     tag: 'Storage mounts',
     auth: CONSOLE_STORAGE,
     body: createMountRequestSchema,
@@ -161,6 +168,48 @@ export const storageEndpoints = declareEndpoints('storage', {
     params: mountIdParamsSchema,
     status: 204,
     errors: ['NOT_FOUND', 'MOUNT_IN_USE'],
+  },
+  // Drive accounts (docs/drives.md): the credentials drive mounts use, masked in every answer.
+  listDriveAccounts: {
+    method: 'GET',
+    path: '/api/storage/drive-accounts',
+    summary: 'Drive accounts of the node (DRIVE_A, DRIVE_B), secrets masked',
+    tag: 'Storage drive accounts',
+    auth: CONSOLE_STORAGE,
+    response: driveAccountListSchema,
+    errors: [],
+  },
+  createDriveAccount: {
+    method: 'POST',
+    path: '/api/storage/drive-accounts',
+    summary: 'Add a drive account (address, credentials, User-Agent)',
+    tag: 'Storage drive accounts',
+    auth: CONSOLE_STORAGE,
+    body: createDriveAccountRequestSchema,
+    response: driveAccountSchema,
+    status: 201,
+    errors: ['ALREADY_EXISTS', 'FORBIDDEN', 'STORAGE_UNAVAILABLE'],
+  },
+  updateDriveAccount: {
+    method: 'PATCH',
+    path: '/api/storage/drive-accounts/{accountId}',
+    summary: 'Rename a drive account or change its settings (masked secrets keep their stored value)',
+    tag: 'Storage drive accounts',
+    auth: CONSOLE_STORAGE,
+    params: driveAccountIdParamsSchema,
+    body: updateDriveAccountRequestSchema,
+    response: driveAccountSchema,
+    errors: ['NOT_FOUND', 'ALREADY_EXISTS', 'FORBIDDEN', 'STORAGE_UNAVAILABLE'],
+  },
+  deleteDriveAccount: {
+    method: 'DELETE',
+    path: '/api/storage/drive-accounts/{accountId}',
+    summary: 'Remove a drive account that no mount uses',
+    tag: 'Storage drive accounts',
+    auth: CONSOLE_STORAGE,
+    params: driveAccountIdParamsSchema,
+    status: 204,
+    errors: ['NOT_FOUND', 'FORBIDDEN', 'DRIVE_ACCOUNT_IN_USE'],
   },
   checkMount: {
     method: 'POST',

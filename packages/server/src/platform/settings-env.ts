@@ -202,6 +202,12 @@ export const envSchema = z.object({
     list(raw ?? '').map((entry) => entry.toLowerCase()),
   ),
   PLAY_AGENT_DRIVE_A_REDIRECT_USER_AGENT: text,
+  /** How often a play-agent runs policy.refresh, 1 to 120 seconds (default 30; tests shorten it). */
+  SVC_PLAY_AGENT_POLICY_REFRESH_SECONDS: converted((raw) =>
+    /^\d{1,3}$/.test(raw) && Number(raw) >= 1 && Number(raw) <= 120
+      ? Number(raw)
+      : { problem: `'${raw}' is not a whole number of seconds from 1 to 120` },
+  ),
   PLAY_AGENT_SUPPORTED_PROTOCOLS: converted(parseProtocols),
   PLAY_AGENT_STREAM_RATE_LIMIT_MBPS: converted(parseStreamRate),
   PLAY_AGENT_CDN_DOH_URLS: converted((raw) => {

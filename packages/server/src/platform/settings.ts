@@ -55,6 +55,8 @@ export interface PlayAgentSettings {
   supportedProtocols: ClientProtocol[];
   /** Output limit of each stream in bytes per second; 0 is unlimited. */
   streamRateBytesPerSecond: number;
+  /** Period of policy.refresh in milliseconds (SVC_PLAY_AGENT_POLICY_REFRESH_SECONDS, default 30 s). */
+  policyRefreshMs: number | undefined;
 }
 
 /**
@@ -372,6 +374,10 @@ export function loadSettings(source: Env = process.env, cwd = process.cwd()): Se
       cdnAllowPrivateIps: ['true', '1'].includes(env.PLAY_AGENT_CDN_ALLOW_PRIVATE_IPS ?? ''),
       supportedProtocols: env.PLAY_AGENT_SUPPORTED_PROTOCOLS ?? ['proto_a'],
       streamRateBytesPerSecond: env.PLAY_AGENT_STREAM_RATE_LIMIT_MBPS ?? 0,
+      policyRefreshMs:
+        env.SVC_PLAY_AGENT_POLICY_REFRESH_SECONDS === undefined
+          ? undefined
+          : env.SVC_PLAY_AGENT_POLICY_REFRESH_SECONDS * 1000,
     },
   };
 }

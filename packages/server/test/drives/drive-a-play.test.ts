@@ -6,15 +6,21 @@ import { installBackends } from '../support/install-backends.js';
 import { startDriveAServer, type DriveAServer } from '../support/drive-servers/drive-a-server.js';
 import { call, startPlaybackInstall, type Json, type PlaybackInstall } from '../support/playback-install.js';
 import { waitFor } from '../support/runtime.js';
+import { SERVICE_TOKEN_HEADER } from '../../src/platform/service-token.js';
 
 const backend = installBackends()[0]!;
 const TOKEN = 'alist-token-for-a-whole-install';
 const compact = (id: string) => id.replace(/-/g, '');
 
+/** policy.refresh of the play-agent under test (SVC_PLAY_AGENT_POLICY_REFRESH_SECONDS; 30 s by default). */
+const POLICY_REFRESH_SECONDS = 3;
+
 /**
- * A whole install (control plane, storage node, play-agent) with a library on a DRIVE_A mount: the scan lists
- * through the drive, and the play-agent's stream route applies the redirect after the gate: video
- * playback is redirected, downloads are proxied, an exhausted quota is refused before any link.
+ * A whole install (control plane, storage node, play-agent) with a library on a DRIVE_A mount that names a
+ * drive account: the scan lists through the drive, and the play-agent's stream route applies the redirect
+ * after the gate: video playback is redirected, downloads are proxied, a redirected play reaches the activity
+ * log with 0 bytes, turning the switch off returns to proxied playback within the policy refresh (user
+ * settings kept), an exhausted quota is refused before any link.
  */
 describe('DRIVE_A library played through the play-agent', () => {
   let env: PlaybackInstall;
@@ -27,7 +33,10 @@ describe('DRIVE_A library played through the play-agent', () => {
   const stream = (id: string) => request(`${env.playAgent}/Videos/${id}/stream?static=true&api_key=${token}`);
 
   beforeAll(async () => {
-    env = await startPlaybackInstall(backend.env, { PLAY_AGENT_DRIVE_A_REDIRECT_ALLOWED_HOSTS: '127.0.0.1' });
+    env = await startPlaybackInstall(backend.env, {
+      PLAY_AGENT_DRIVE_A_REDIRECT_ALLOWED_HOSTS: '127.0.0.1',
+      SVC_PLAY_AGENT_POLICY_REFRESH_SECONDS: String(POLICY_REFRESH_SECONDS),
+    });
     film = readFileSync(
       path.join(env.fixtures.library, 'Movies', 'The.Matrix.1999.1080p.BluRay.x264-GRP.mp4'),
     );
@@ -38,10 +47,16 @@ describe('DRIVE_A library played through the play-agent', () => {
       },
       { token: TOKEN },
     );
+    const account = await env.admin('POST', '/api/storage/drive-accounts', {
+      name: 'cloud account',
+      kind: 'drive_a',
+      config: { url: drive.url, token: TOKEN, allowPrivateNetwork: true },
+    });
+    expect(account.status, account.text).toBe(201);
     const mount = await env.admin('POST', '/api/storage/mounts', {
       name: 'cloud',
       provider: 'drive_a',
-      config: { url: drive.url, token: TOKEN, allowPrivateNetwork: true },
+      config: { accountId: String(account.body.id), root: '/' },
     });
     expect(mount.status, mount.text).toBe(201);
     const library = await env.admin('POST', '/api/media/libraries', {
@@ -118,6 +133,91 @@ describe('DRIVE_A library played through the play-agent', () => {
     expect(download.statusCode).toBe(200);
     expect(download.headers.location).toBeUndefined();
     expect(Buffer.from(await download.body.arrayBuffer()).equals(film)).toBe(true);
+  });
+
+  it('reports a redirected play in the activity log and the report with 0 bytes', async () => {
+    const id = items.Inception!;
+    const answer = await stream(id);
+    await answer.body.dump();
+    expect(answer.statusCode).toBe(302);
+    // The player fetches the bytes from the drive, then reports the play as usual.
+    const direct = await request(String(answer.headers.location));
+    await direct.body.dump();
+    const auth = { 'x-emby-token': token };
+    for (const [route, body] of [
+      ['/Sessions/Playing', { ItemId: id, PlaySessionId: 'redirected-1', PositionTicks: 0 }],
+      [
+        '/Sessions/Playing/Progress',
+        { ItemId: id, PlaySessionId: 'redirected-1', PositionTicks: 50_000_000 },
+      ],
+      ['/Sessions/Playing/Stopped', { ItemId: id, PlaySessionId: 'redirected-1', PositionTicks: 90_000_000 }],
+    ] as const) {
+      const reported = await call(env.playAgent, 'POST', route, { headers: auth, body });
+      expect(reported.status, reported.text).toBeLessThan(300);
+    }
+    const events = await waitFor(
+      async () => {
+        const log = await call(
+          env.install.url('user'),
+          'GET',
+          `/api/auth/internal/activity?userId=${userUuid}&limit=500`,
+          { headers: { [SERVICE_TOKEN_HEADER]: env.install.context.serviceToken } },
+        );
+        const mine = (log.body.events as Json[]).filter((event) => event.sessionId === 'redirected-1');
+        return mine.some((event) => event.eventType === 'stop') ? mine : undefined;
+      },
+      60_000,
+      250,
+    );
+    expect(events.map((event) => event.eventType)).toEqual(
+      expect.arrayContaining(['start', 'progress', 'stop']),
+    );
+    expect(events.every((event) => Number(event.bytesDelta) === 0)).toBe(true);
+    expect(compact(String(events[0]!.mediaId))).toBe(id);
+    // The playback report counts the play, with no bytes.
+    const top = await env.admin(
+      'GET',
+      `/api/auth/admin/reports/top-media?preset=last24h&sort=playCount&userId=${userUuid}`,
+    );
+    expect(top.status, top.text).toBe(200);
+    const row = (top.body.items as Json[]).find((entry) => compact(String(entry.mediaId)) === id);
+    expect(row).toMatchObject({ playCount: 1, bytes: 0 });
+  });
+
+  it('turning the switch off returns to proxied playback within the policy refresh; the user mode is kept', async () => {
+    const id = items['The Matrix']!;
+    const off = await env.admin('PUT', '/api/config/play-agent/policy', { driveARedirect: false });
+    expect(off.status, off.text).toBe(200);
+    const started = Date.now();
+    await waitFor(
+      async () => {
+        const answer = await stream(id);
+        await answer.body.dump();
+        return answer.statusCode === 200 ? true : undefined;
+      },
+      120_000,
+      250,
+    );
+    // Within one refresh period (plus its jitter and a loaded machine's delays), far below the 120 s bound.
+    expect(Date.now() - started).toBeLessThan(120_000);
+    const proxied = await stream(id);
+    expect(proxied.statusCode).toBe(200);
+    expect(proxied.headers.location).toBeUndefined();
+    expect(Buffer.from(await proxied.body.arrayBuffer()).equals(film)).toBe(true);
+    const user = await env.admin('GET', `/api/auth/admin/users/${userUuid}`);
+    expect(user.body.driveAPlayMode).toBe('redirect');
+
+    const on = await env.admin('PUT', '/api/config/play-agent/policy', { driveARedirect: true });
+    expect(on.status, on.text).toBe(200);
+    await waitFor(
+      async () => {
+        const answer = await stream(id);
+        await answer.body.dump();
+        return answer.statusCode === 302 ? true : undefined;
+      },
+      120_000,
+      250,
+    );
   });
 
   it('refuses an exhausted quota before any link is asked for', async () => {

@@ -66,9 +66,9 @@ describe('DRIVE_A redirect playback', () => {
       ),
     });
 
-  const play = (options: { mode?: DriveAPlayMode; mount?: Mount; item?: string } = {}) =>
+  const play = (options: { mode?: DriveAPlayMode; mount?: Mount; item?: string; path?: string } = {}) =>
     request(
-      `${base}/play?mode=${options.mode ?? 'redirect'}&mount=${(options.mount ?? driveMount).id}&item=${options.item ?? 'item-1'}`,
+      `${base}/play?mode=${options.mode ?? 'redirect'}&mount=${(options.mount ?? driveMount).id}&item=${options.item ?? 'item-1'}&path=${encodeURIComponent(options.path ?? '/Movies/film one.mkv')}`,
     );
 
   beforeAll(async () => {
@@ -94,18 +94,18 @@ describe('DRIVE_A redirect playback', () => {
     await refresher.refresh();
     app = Fastify();
     app.get('/play', async (req, reply) => {
-      const query = req.query as { mode: DriveAPlayMode; mount: string; item: string };
+      const query = req.query as { mode: DriveAPlayMode; mount: string; item: string; path: string };
       const answered = await redirect.answer(reply, {
         userId: 'user-1',
         itemId: query.item,
         playMode: query.mode,
-        file: { nodeId: 'node', mountId: query.mount, path: '/Movies/film one.mkv' },
+        file: { nodeId: 'node', mountId: query.mount, path: query.path },
       });
       if (answered === 'proxied') return reply.send('proxied');
       return reply;
     });
     base = await app.listen({ host: '127.0.0.1', port: 0 });
-  }, 120_000);
+  }, 300_000);
 
   beforeEach(async () => {
     clock.now += 24 * 60 * MINUTE;
@@ -145,6 +145,32 @@ describe('DRIVE_A redirect playback', () => {
       result: 'redirected',
     });
     expect(logs.join('')).not.toContain('sign=');
+    // Nothing else: pino's own fields and the five facts.
+    expect(
+      Object.keys(line)
+        .filter((key) => !['level', 'time', 'pid', 'hostname', 'msg'].includes(key))
+        .sort(),
+    ).toEqual(['host', 'itemId', 'provider', 'result', 'userId']);
+  });
+
+  it('answers the same fixed 502 when the drive has no such file, and asks again next time', async () => {
+    const calls = drive.calls.get;
+    for (let attempt = 1; attempt <= 2; attempt += 1) {
+      const answer = await play({ item: 'missing', path: '/Movies/gone.mkv' });
+      expect(answer.statusCode).toBe(502);
+      expect(answer.headers.location).toBeUndefined();
+      expect(await answer.body.json()).toEqual({
+        error: { code: 'DRIVE_LINK_FAILED', message: REDIRECT_FAILED_TEXT },
+      });
+    }
+    // Only a refused token is cached negatively.
+    expect(drive.calls.get).toBe(calls + 2);
+    const line = JSON.parse(logs.find((entry) => entry.includes('"result":"link-failed"'))!) as Record<
+      string,
+      unknown
+    >;
+    expect(line).toMatchObject({ userId: 'user-1', itemId: 'missing', provider: 'drive_a', host: null });
+    expect(logs.join('')).not.toContain('gone.mkv');
   });
 
   it('stays proxied when any one condition is missing', async () => {

@@ -37,6 +37,11 @@ export const auditActionMessages: Messages<ActionTexts> = {
     },
     license: { activate: 'Licence activated', 'edition-upgrade': 'Edition upgraded' },
     mount: { create: 'Mount created', update: 'Mount edited', delete: 'Mount deleted' },
+    'drive-account': {
+      create: 'Drive account added',
+      update: 'Drive account edited',
+      delete: 'Drive account deleted',
+    },
     file: {
       delete: 'File deleted',
       'upload-overwrite': 'File overwritten by an upload',
@@ -95,6 +100,7 @@ export const auditActionMessages: Messages<ActionTexts> = {
     },
     license: { activate: '激活许可证', 'edition-upgrade': '升级版本' },
     mount: { create: '创建挂载', update: '编辑挂载', delete: '删除挂载' },
+    'drive-account': { create: '添加云盘账号', update: '编辑云盘账号', delete: '删除云盘账号' },
     file: {
       delete: '删除文件',
       'upload-overwrite': '上传覆盖文件',

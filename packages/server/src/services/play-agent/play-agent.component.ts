@@ -162,6 +162,7 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     cache,
     supported: playAgent.supportedProtocols,
     logger,
+    ...(playAgent.policyRefreshMs ? { intervalMs: playAgent.policyRefreshMs } : {}),
   });
 
   // Without public_base_url the node's public address is its record's external address (spec).

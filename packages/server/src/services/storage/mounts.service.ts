@@ -14,6 +14,8 @@ import type { Logger } from '../../platform/logger.js';
 import type { SecretBox } from '../../platform/secret-box.js';
 import { PROVIDERS, isAdminOnly, maskConfig, mergeSecrets, providerDefinition } from './providers/index.js';
 import type { ProviderContext, StorageProvider } from './providers/provider.js';
+import { accountMountFolder, type DriveAccountResolver } from './drives/account-mounts.js';
+import { mapSecrets } from './drives/secret-fields.js';
 import type { MountRow, MountsRepository } from './mounts/mounts.repository.js';
 import { storageErrors } from './storage-errors.js';
 
@@ -23,6 +25,17 @@ export interface OpenMount {
   name: string;
   kind: StorageProviderKind;
   provider: StorageProvider;
+  /** The drive account the mount names (docs/drives.md); absent for a mount that is its own account. */
+  accountId?: string;
+}
+
+/** A stored mount config made complete: a drive mount's account settings joined in. */
+interface EffectiveConfig {
+  /** The provider config, parsed (secrets in clear: never answered). */
+  config: unknown;
+  accountId: string | null;
+  /** Changes whenever the mount or its account changes (rebuilds the cached provider). */
+  version: string;
 }
 
 /** Whether a mount is busy (running transfers, open uploads): such a mount cannot be deleted. */
@@ -30,7 +43,7 @@ export type MountUseCheck = (mountId: string) => Promise<boolean>;
 
 /** Mount records and the provider instance of each. */
 export class MountsService {
-  private readonly open = new Map<string, { version: number; mount: OpenMount }>();
+  private readonly open = new Map<string, { version: string; mount: OpenMount }>();
   private inUse: MountUseCheck = async () => false;
 
   constructor(
@@ -40,16 +53,37 @@ export class MountsService {
     private readonly logger: Logger,
     /** Seals the provider's secret fields in the database (docs/drives.md, "Credentials"). */
     private readonly secretBox: SecretBox,
+    /** The drive accounts drive mounts name (docs/drives.md "Drive accounts"). */
+    private readonly accounts: DriveAccountResolver,
   ) {}
 
   /** The config with each secret field passed through `transform` (seal before storing, open after reading). */
   private secrets(kind: string, config: Record<string, unknown>, transform: (value: string) => string) {
-    const result = { ...config };
-    for (const key of providerDefinition(kind).secrets) {
-      const value = result[key];
-      if (typeof value === 'string' && value !== '') result[key] = transform(value);
+    return mapSecrets(providerDefinition(kind).secrets, config, transform);
+  }
+
+  /**
+   * The complete provider config of a stored (opened) or requested mount config: a drive mount that names
+   * an account gets the account's settings, with the mount's own folder; any other config is parsed as it is.
+   */
+  private async effective(
+    kind: string,
+    config: Record<string, unknown>,
+    updatedAt: Date,
+  ): Promise<EffectiveConfig> {
+    const definition = providerDefinition(kind);
+    const folder = accountMountFolder(kind, config);
+    if (!folder) {
+      return { config: definition.parse(config), accountId: null, version: String(updatedAt.getTime()) };
     }
-    return result;
+    const account = await this.accounts.resolve(folder.accountId, kind);
+    if (!account) throw storageErrors.accountMissing(folder.accountId);
+    const { accountId, ...place } = folder;
+    return {
+      config: definition.parse({ ...account.config, ...place }),
+      accountId,
+      version: `${updatedAt.getTime()}:${account.updatedAt.getTime()}`,
+    };
   }
 
   private sealed(kind: string, config: Record<string, unknown>): Record<string, unknown> {
@@ -64,39 +98,40 @@ export class MountsService {
     this.inUse = check;
   }
 
-  private capabilities(row: MountRow): ProviderCapabilities {
-    return this.openRow(row).provider.capabilities;
+  private async capabilities(row: MountRow): Promise<ProviderCapabilities> {
+    return (await this.openRow(row)).provider.capabilities;
   }
 
-  private view(row: MountRow): Mount {
+  private async view(row: MountRow): Promise<Mount> {
     return {
       id: row.id,
       name: row.name,
       provider: row.provider as StorageProviderKind,
       config: maskConfig(row.provider, row.config),
-      capabilities: this.capabilities(row),
+      capabilities: await this.capabilities(row),
       createdAt: row.created_at.toISOString(),
       updatedAt: row.updated_at.toISOString(),
     };
   }
 
-  private openRow(row: MountRow): OpenMount {
-    const version = row.updated_at.getTime();
-    const cached = this.open.get(row.id);
-    if (cached && cached.version === version) return cached.mount;
-    if (cached) void cached.mount.provider.close().catch(() => undefined);
-    const definition = providerDefinition(row.provider);
-    const provider = definition.create(
-      definition.parse(this.opened(row.provider, row.config)),
-      this.providerContext,
+  private async openRow(row: MountRow): Promise<OpenMount> {
+    const effective = await this.effective(
+      row.provider,
+      this.opened(row.provider, row.config),
+      row.updated_at,
     );
+    const cached = this.open.get(row.id);
+    if (cached && cached.version === effective.version) return cached.mount;
+    if (cached) void cached.mount.provider.close().catch(() => undefined);
+    const provider = providerDefinition(row.provider).create(effective.config, this.providerContext);
     const mount: OpenMount = {
       id: row.id,
       name: row.name,
       kind: row.provider as StorageProviderKind,
       provider,
+      ...(effective.accountId ? { accountId: effective.accountId } : {}),
     };
-    this.open.set(row.id, { version, mount });
+    this.open.set(row.id, { version: effective.version, mount });
     return mount;
   }
 
@@ -109,11 +144,11 @@ export class MountsService {
 
   /** Every mount with its provider, by name. */
   async openAll(): Promise<OpenMount[]> {
-    return (await this.repository.list()).map((row) => this.openRow(row));
+    return Promise.all((await this.repository.list()).map((row) => this.openRow(row)));
   }
 
   async list(): Promise<Mount[]> {
-    return (await this.repository.list()).map((row) => this.view(row));
+    return Promise.all((await this.repository.list()).map((row) => this.view(row)));
   }
 
   async internalList(): Promise<{ id: string; name: string; provider: StorageProviderKind }[]> {
@@ -146,7 +181,8 @@ export class MountsService {
 
   async create(identity: Identity, request: CreateMountRequest): Promise<Mount> {
     const definition = providerDefinition(request.provider);
-    const config = definition.parse(request.config);
+    const stored = request.config as Record<string, unknown>;
+    const { config } = await this.effective(request.provider, stored, new Date(0));
     this.requireRole(identity, request.provider, config);
     await definition.validate(config, this.providerContext);
     if (await this.repository.nameTaken(request.name)) {
@@ -157,7 +193,10 @@ export class MountsService {
       id: randomUUID(),
       name: request.name,
       provider: request.provider,
-      config: this.sealed(request.provider, config as Record<string, unknown>),
+      config: this.sealed(
+        request.provider,
+        accountMountFolder(request.provider, stored) ?? (config as Record<string, unknown>),
+      ),
       created_at: now,
       updated_at: now,
     };
@@ -170,15 +209,22 @@ export class MountsService {
     const row = await this.repository.get(id);
     if (!row) throw storageErrors.mountNotFound();
     const definition = providerDefinition(row.provider);
-    this.requireRole(identity, row.provider, definition.parse(row.config));
+    const current = this.opened(row.provider, row.config);
+    this.requireRole(
+      identity,
+      row.provider,
+      (await this.effective(row.provider, current, row.updated_at)).config,
+    );
     let config = row.config;
     if (request.config !== undefined) {
-      const parsed = definition.parse(
-        mergeSecrets(row.provider, this.opened(row.provider, row.config), request.config),
-      );
+      const next = mergeSecrets(row.provider, current, request.config);
+      const parsed = (await this.effective(row.provider, next, row.updated_at)).config;
       this.requireRole(identity, row.provider, parsed);
       await definition.validate(parsed, this.providerContext);
-      config = this.sealed(row.provider, parsed as Record<string, unknown>);
+      config = this.sealed(
+        row.provider,
+        accountMountFolder(row.provider, next) ?? (parsed as Record<string, unknown>),
+      );
     }
     const name = request.name ?? row.name;
     if (name !== row.name && (await this.repository.nameTaken(name, id))) {
@@ -194,7 +240,13 @@ export class MountsService {
   async delete(identity: Identity, id: string): Promise<void> {
     const row = await this.repository.get(id);
     if (!row) throw storageErrors.mountNotFound();
-    this.requireRole(identity, row.provider, providerDefinition(row.provider).parse(row.config));
+    // A mount whose account is gone can still be removed.
+    const effective = await this.effective(
+      row.provider,
+      this.opened(row.provider, row.config),
+      row.updated_at,
+    ).catch(() => null);
+    if (effective) this.requireRole(identity, row.provider, effective.config);
     if (await this.inUse(id)) throw storageErrors.mountInUse();
     await this.repository.delete(id);
     const cached = this.open.get(id);

@@ -1,4 +1,4 @@
-import { AppError } from '../../platform/http/errors.js';
+import { AppError, badRequest } from '../../platform/http/errors.js';
 
 /** Error codes of the storage node (docs/storage.md lists them with their statuses). */
 export const storageErrors = {
@@ -18,6 +18,11 @@ export const storageErrors = {
       'the mount has running transfers or open uploads; finish or cancel them',
     ),
   mountRootForbidden: (message: string) => new AppError(400, 'MOUNT_ROOT_FORBIDDEN', message),
+  /** A drive mount names an account that does not exist (or is of another drive). */
+  accountMissing: (accountId: string) =>
+    badRequest(`no drive account ${accountId} of this drive`, [
+      { path: '/config/accountId', message: 'no drive account of this drive has this id' },
+    ]),
 };
 
 /** Thrown by a provider when an operation cannot be done natively (the caller falls back). */

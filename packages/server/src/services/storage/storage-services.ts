@@ -4,6 +4,8 @@ import type { AuditClient } from '../../platform/audit/audit-client.js';
 import type { Clock } from '../../platform/cache/index.js';
 import type { Logger } from '../../platform/logger.js';
 import { TempCleanup } from './cleanup/cleanup.service.js';
+import { DriveAccountsRepository } from './drives/drive-accounts.repository.js';
+import { DriveAccountsService } from './drives/drive-accounts.service.js';
 import { FilesService } from './files/files.service.js';
 import { MountsService } from './mounts.service.js';
 import { MountsRepository } from './mounts/mounts.repository.js';
@@ -23,6 +25,8 @@ import { StorageUsageService } from './usage/usage.service.js';
 /** Everything the storage node's routes and tasks use. */
 export interface StorageServices {
   mounts: MountsService;
+  /** Drive accounts that drive mounts name (docs/drives.md). */
+  driveAccounts: DriveAccountsService;
   files: FilesService;
   transfers: TransfersService;
   transferEvents: TransferEvents;
@@ -63,12 +67,21 @@ export function createStorageServices(
 
   const probeTool = new ProbeTool(logger, { binary: options.ffprobe });
   const probeSource = new ProbeSource(logger);
+  const secretBox = SecretBox.fromDataDir(options.dataDir);
+  const driveAccounts = new DriveAccountsService(
+    new DriveAccountsRepository(db),
+    { dataDir: options.dataDir },
+    clock,
+    logger,
+    secretBox,
+  );
   const mounts = new MountsService(
     mountsRepository,
     { dataDir: options.dataDir },
     clock,
     logger,
-    SecretBox.fromDataDir(options.dataDir),
+    secretBox,
+    driveAccounts,
   );
   const files = new FilesService(mounts, clock, logger);
   const transferEvents = new TransferEvents(options.eventHeartbeatMs);
@@ -99,6 +112,7 @@ export function createStorageServices(
   );
   return {
     mounts,
+    driveAccounts,
     files,
     transfers,
     transferEvents,

@@ -8,6 +8,7 @@ import { registerNodeLifecycleRoutes } from '../shared/node-lifecycle.routes.js'
 import { registerFileRoutes } from './files/files.routes.js';
 import { registerInternalRoutes } from './internal/internal.routes.js';
 import { storageMigrations } from './migrations/index.js';
+import { registerDriveAccountRoutes } from './drives/drive-accounts.routes.js';
 import { registerMountRoutes } from './mounts/mounts.routes.js';
 import { createStorageServices, type StorageServices } from './storage-services.js';
 import type { StorageDatabase } from './storage.db.js';
@@ -61,6 +62,7 @@ export function storageComponentFactory(
         }),
       });
       registerMountRoutes(app, mounts, audit);
+      registerDriveAccountRoutes(app, services.driveAccounts, audit);
       registerFileRoutes(app, files, mounts, audit);
       registerTransferRoutes(app, transfers, transferEvents, files, audit);
       registerUsageRoutes(app, usage);

@@ -15,6 +15,16 @@ export interface StorageMountsTable {
   updated_at: Date;
 }
 
+/** A drive account (docs/drives.md); its secret fields are sealed (enc:v1:…). */
+export interface StorageDriveAccountsTable {
+  id: string;
+  name: string;
+  kind: 'drive_a' | 'drive_b';
+  config: Json<Record<string, unknown>>;
+  created_at: Date;
+  updated_at: Date;
+}
+
 export type TransferStateColumn = 'queued' | 'running' | 'succeeded' | 'failed' | 'cancelled';
 
 export interface StorageTransfersTable {
@@ -72,6 +82,7 @@ export interface StorageUploadChunksTable {
 export interface StorageDatabase {
   system_settings: SystemSettingsTable;
   storage_mounts: StorageMountsTable;
+  storage_drive_accounts: StorageDriveAccountsTable;
   storage_transfers: StorageTransfersTable;
   storage_uploads: StorageUploadsTable;
   storage_upload_chunks: StorageUploadChunksTable;

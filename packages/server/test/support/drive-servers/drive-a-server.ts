@@ -23,6 +23,8 @@ export interface DriveAServer {
   linkHost: string;
   /** When set, fs/get answers only once this resolves (merging tests hold many requests in flight). */
   hold: Promise<void> | null;
+  /** Milliseconds every request waits before it is answered (a drive far away; benches). */
+  latencyMs: number;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startDriveAServer(
     linkSeconds: 3600,
     linkHost: '127.0.0.1',
     hold: null,
+    latencyMs: 0,
   };
 
   const json = (response: ServerResponse, code: number, message: string, data: unknown) => {
@@ -106,13 +109,15 @@ export async function startDriveAServer(
     const url = new URL(request.url ?? '/', 'http://localhost');
     let body = '';
     request.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
-    request.on('end', () => {
+    const answer = async () => {
+      if (state.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, state.latencyMs));
       const action = /^\/api\/fs\/(list|get)$/.exec(url.pathname)?.[1];
       if (action && request.method === 'POST') {
         api(action, request, response, body).catch(() => response.writeHead(500).end());
       } else if (url.pathname.startsWith('/d/') && request.method === 'GET') download(url, request, response);
       else response.writeHead(404).end();
-    });
+    };
+    request.on('end', () => void answer());
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   port = (server.address() as AddressInfo).port;

@@ -7,6 +7,7 @@ import {
   NumberInput,
   PasswordInput,
   SegmentedControl,
+  Select,
   Stack,
   Text,
   TextInput,
@@ -19,6 +20,7 @@ import {
   type EndpointBodyInput,
   endpoints,
   MASKED_SECRET,
+  type DriveAccount,
   type Mount,
 } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
@@ -27,6 +29,7 @@ import { useSession } from '../../session/session.js';
 import { ErrorAlert } from '../../shell/error-alert.js';
 import {
   emptyMountValues,
+  isDriveKind,
   mountToValues,
   toCreateMountRequest,
   toUpdateMountRequest,
@@ -50,10 +53,15 @@ export function MountFormModal({
   const target = useStorageTarget();
   const isAdmin = user?.role === 'admin';
   const providers = useStorageEndpointQuery(endpoints.storage.listProviders, {}, { enabled: opened });
+  const accounts = useStorageEndpointQuery(endpoints.storage.listDriveAccounts, {}, { enabled: opened });
+  const schemaErrors = zodValidate(createMountRequestSchema, toCreateMountRequest);
   const form = useForm<MountFormValues>({
     mode: 'controlled',
     initialValues: emptyMountValues('local'),
-    validate: zodValidate(createMountRequestSchema, toCreateMountRequest),
+    validate: (values) =>
+      isDriveKind(values.provider) && !values.config.accountId
+        ? { ...schemaErrors(values), 'config.accountId': t('drives.accountHint') }
+        : schemaErrors(values),
   });
 
   const showMount = useEffectEvent(() => {
@@ -150,7 +158,18 @@ export function MountFormModal({
               )}
             </Stack>
           )}
-          {form.values.provider === 'local' ? (
+          {isDriveKind(form.values.provider) ? (
+            <DriveMountFields
+              kind={form.values.provider}
+              accounts={(accounts.data?.accounts ?? []).filter(
+                (account) => account.kind === form.values.provider,
+              )}
+              accountProps={form.getInputProps('config.accountId')}
+              rootProps={form.getInputProps(
+                form.values.provider === 'drive_a' ? 'config.root' : 'config.rootId',
+              )}
+            />
+          ) : form.values.provider === 'local' ? (
             <TextInput
               label={t('mounts.root')}
               description={t('mounts.rootHint')}
@@ -213,6 +232,7 @@ export function MountFormModal({
             </>
           )}
           {providers.isError && <ErrorAlert error={providers.error} />}
+          {accounts.isError && <ErrorAlert error={accounts.error} />}
           {save.isError && <ErrorAlert error={save.error} form={form} />}
           <Group justify="flex-end" gap="xs">
             <Button variant="default" onClick={close}>
@@ -225,5 +245,41 @@ export function MountFormModal({
         </Stack>
       </form>
     </Modal>
+  );
+}
+
+/** A drive mount's own fields: the drive account it names and the folder of the drive that is its root. */
+function DriveMountFields({
+  kind,
+  accounts,
+  accountProps,
+  rootProps,
+}: {
+  kind: 'drive_a' | 'drive_b';
+  accounts: DriveAccount[];
+  accountProps: ReturnType<ReturnType<typeof useForm<MountFormValues>>['getInputProps']>;
+  rootProps: ReturnType<ReturnType<typeof useForm<MountFormValues>>['getInputProps']>;
+}) {
+  const { t } = useTranslation('storage');
+  return (
+    <>
+      <Select
+        label={t('drives.account')}
+        description={accounts.length === 0 ? t('drives.noAccounts') : t('drives.accountHint')}
+        data={accounts.map((account) => ({ value: account.id, label: account.name }))}
+        required
+        allowDeselect={false}
+        data-testid="mount-drive-account"
+        {...accountProps}
+        value={typeof accountProps.value === 'string' && accountProps.value ? accountProps.value : null}
+      />
+      <TextInput
+        label={t(kind === 'drive_a' ? 'drives.rootA' : 'drives.rootB')}
+        description={t(kind === 'drive_a' ? 'drives.rootAHint' : 'drives.rootBHint')}
+        placeholder={kind === 'drive_a' ? '/' : 'root'}
+        data-testid="mount-drive-root"
+        {...rootProps}
+      />
+    </>
   );
 }

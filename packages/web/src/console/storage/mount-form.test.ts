@@ -88,3 +88,32 @@ describe('mount form', () => {
     expect(mountLocation(webdav)).toBe('https://nas.example/dav');
   });
 });
+
+describe('drive mounts in the mount form', () => {
+  it('sends the chosen account and the drive folder, with the drive defaults', () => {
+    const a = emptyMountValues('drive_a');
+    a.name = 'Films';
+    a.config.accountId = '7d1f2a3b-0000-4000-8000-000000000001';
+    expect(toCreateMountRequest(a)).toEqual({
+      name: 'Films',
+      provider: 'drive_a',
+      config: { accountId: '7d1f2a3b-0000-4000-8000-000000000001', root: '/' },
+    });
+    expect(createMountRequestSchema.safeParse(toCreateMountRequest(a)).success).toBe(true);
+    const b = emptyMountValues('drive_b');
+    b.name = 'B';
+    b.config.accountId = '7d1f2a3b-0000-4000-8000-000000000002';
+    b.config.rootId = 'folder-9';
+    expect(toCreateMountRequest(b).config).toEqual({
+      accountId: '7d1f2a3b-0000-4000-8000-000000000002',
+      rootId: 'folder-9',
+    });
+    expect(createMountRequestSchema.safeParse(toCreateMountRequest(b)).success).toBe(true);
+  });
+
+  it('refuses a drive mount without an account', () => {
+    const a = emptyMountValues('drive_a');
+    a.name = 'Films';
+    expect(createMountRequestSchema.safeParse(toCreateMountRequest(a)).success).toBe(false);
+  });
+});

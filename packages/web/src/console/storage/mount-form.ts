@@ -12,8 +12,15 @@ export interface MountFormValues {
     allowPrivateNetwork: boolean;
     downloadThreads: number;
     timeoutSeconds: number;
+    /** Drive mounts: the drive account they name, and DRIVE_B's root folder id (DRIVE_A uses `root`). */
+    accountId: string;
+    rootId: string;
   };
 }
+
+/** Provider kinds whose mounts name a drive account. */
+export const isDriveKind = (kind: StorageProviderKind): kind is 'drive_a' | 'drive_b' =>
+  kind === 'drive_a' || kind === 'drive_b';
 
 export function emptyMountValues(provider: StorageProviderKind): MountFormValues {
   return {
@@ -27,6 +34,8 @@ export function emptyMountValues(provider: StorageProviderKind): MountFormValues
       allowPrivateNetwork: false,
       downloadThreads: 1,
       timeoutSeconds: 30,
+      accountId: '',
+      rootId: '',
     },
   };
 }
@@ -49,6 +58,8 @@ export function mountToValues(mount: Mount): MountFormValues {
       allowPrivateNetwork: config.allowPrivateNetwork === true,
       downloadThreads: number(config.downloadThreads, empty.config.downloadThreads),
       timeoutSeconds: number(config.timeoutSeconds, empty.config.timeoutSeconds),
+      accountId: text(config.accountId),
+      rootId: text(config.rootId),
     },
   };
 }
@@ -57,6 +68,9 @@ export function mountToValues(mount: Mount): MountFormValues {
 export function providerConfig(values: MountFormValues): Record<string, unknown> {
   const { config } = values;
   if (values.provider === 'local') return { root: config.root.trim() };
+  if (values.provider === 'drive_a') return { accountId: config.accountId, root: config.root.trim() || '/' };
+  if (values.provider === 'drive_b')
+    return { accountId: config.accountId, rootId: config.rootId.trim() || 'root' };
   return {
     url: config.url.trim(),
     ...(config.username.trim() ? { username: config.username.trim() } : {}),
@@ -78,7 +92,7 @@ export function toUpdateMountRequest(values: MountFormValues, original: Mount) {
   return { ...(name !== original.name ? { name } : {}), config: providerConfig(values) };
 }
 
-/** Where a mount points, for the list: the local folder or the WebDAV address. */
+/** Where a mount points, for the list: the local folder, the WebDAV address or the drive folder. */
 export function mountLocation(mount: Mount): string {
-  return text(mount.config.root) || text(mount.config.url);
+  return text(mount.config.root) || text(mount.config.rootId) || text(mount.config.url);
 }

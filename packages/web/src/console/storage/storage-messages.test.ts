@@ -21,7 +21,7 @@ describe('storage messages', () => {
     const used = new Set<string>();
     for (const source of Object.values(sources)) {
       for (const match of source.matchAll(
-        /'((?:tabs|node|provider|mounts|files|picker|transfer|transfers|uploads)\.[A-Za-z.]+)'/g,
+        /'((?:tabs|node|provider|drives|mounts|files|picker|transfer|transfers|uploads)\.[A-Za-z.]+)'/g,
       )) {
         used.add(match[1]!);
       }

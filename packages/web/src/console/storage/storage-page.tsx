@@ -1,10 +1,11 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Select, Tabs } from '@mantine/core';
-import { IconArrowsExchange, IconDatabase } from '@tabler/icons-react';
+import { IconArrowsExchange, IconCloud, IconDatabase } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Route, Routes, useNavigate } from 'react-router';
 import { registerMessages } from '../../i18n/i18n.js';
 import { NotFoundPage, PageHeader } from '../../shell/page-route.js';
+import { DriveAccountsTab } from './drive-accounts-tab.js';
 import { FileBrowser } from './file-browser.js';
 import { MountsTab } from './mounts-tab.js';
 import { storageMessages } from './storage-messages.js';
@@ -17,8 +18,20 @@ import { useStorageNodes } from './use-storage-nodes.js';
 
 registerMessages('storage', storageMessages);
 
-/** Mounts and transfers, as two tabs with their own addresses. */
-function StorageHome({ tab, nodePicker }: { tab: 'mounts' | 'transfers'; nodePicker: ReactNode }) {
+type StorageTab = 'mounts' | 'drives' | 'transfers';
+const TAB_PATHS: Record<StorageTab, string> = {
+  mounts: '/console/storage',
+  drives: '/console/storage/drive-accounts',
+  transfers: '/console/storage/transfers',
+};
+const TAB_BODIES: Record<StorageTab, () => ReactNode> = {
+  mounts: () => <MountsTab />,
+  drives: () => <DriveAccountsTab />,
+  transfers: () => <TransfersTab />,
+};
+
+/** Mounts, drive accounts and transfers, as tabs with their own addresses. */
+function StorageHome({ tab, nodePicker }: { tab: StorageTab; nodePicker: ReactNode }) {
   const { t } = useTranslation('storage');
   const navigate = useNavigate();
   return (
@@ -34,14 +47,15 @@ function StorageHome({ tab, nodePicker }: { tab: 'mounts' | 'transfers'; nodePic
       />
       <Tabs
         value={tab}
-        onChange={(value) =>
-          void navigate(value === 'transfers' ? '/console/storage/transfers' : '/console/storage')
-        }
+        onChange={(value) => void navigate(TAB_PATHS[(value as StorageTab | null) ?? 'mounts'])}
         mb="md"
       >
         <Tabs.List>
           <Tabs.Tab value="mounts" leftSection={<IconDatabase size={16} />} data-testid="tab-mounts">
             {t('tabs.mounts')}
+          </Tabs.Tab>
+          <Tabs.Tab value="drives" leftSection={<IconCloud size={16} />} data-testid="tab-drive-accounts">
+            {t('tabs.drives')}
           </Tabs.Tab>
           <Tabs.Tab
             value="transfers"
@@ -52,7 +66,7 @@ function StorageHome({ tab, nodePicker }: { tab: 'mounts' | 'transfers'; nodePic
           </Tabs.Tab>
         </Tabs.List>
       </Tabs>
-      {tab === 'mounts' ? <MountsTab /> : <TransfersTab />}
+      {TAB_BODIES[tab]()}
     </>
   );
 }
@@ -90,6 +104,7 @@ export default function StoragePage() {
         <UploadsProvider>
           <Routes>
             <Route index element={<StorageHome tab="mounts" nodePicker={nodePicker} />} />
+            <Route path="drive-accounts" element={<StorageHome tab="drives" nodePicker={nodePicker} />} />
             <Route path="transfers" element={<StorageHome tab="transfers" nodePicker={nodePicker} />} />
             <Route path="mounts/:mountId" element={<FileBrowser />} />
             <Route path="*" element={<NotFoundPage />} />

@@ -43,10 +43,11 @@ const en = {
     webPlaybackHelp:
       'Allow playing media in the browser (the global switch in the settings applies as well).',
     driveAPlayMode: 'DRIVE_A play mode',
-    driveAPlayModeHelp: 'How media on DRIVE_A reach this user’s players.',
+    driveAPlayModeHelp:
+      'How videos on DRIVE_A reach this user’s players. Redirect applies only while the global DRIVE_A redirect switch in the settings is on; downloads are always proxied.',
     driveAMode: {
-      proxy: 'Proxy through the play-agent',
-      redirect: 'Redirect to the CDN',
+      proxy: 'Proxied through the play-agent (default)',
+      redirect: 'Redirect (302) to the drive’s direct link',
     },
   },
   permission: {
@@ -225,10 +226,11 @@ const zh: Shape<typeof en> = {
     webPlayback: '网页播放',
     webPlaybackHelp: '允许在浏览器中播放（系统设置中的全局开关同样生效）。',
     driveAPlayMode: 'DRIVE_A 播放方式',
-    driveAPlayModeHelp: 'DRIVE_A 上的媒体如何送达该用户的播放器。',
+    driveAPlayModeHelp:
+      'DRIVE_A 上的视频如何送达该用户的播放器。仅当系统设置中的 DRIVE_A 重定向全局开关打开时才会重定向；下载始终经代理。',
     driveAMode: {
-      proxy: '经播放节点代理',
-      redirect: '重定向到 CDN',
+      proxy: '经播放节点代理（默认）',
+      redirect: '重定向（302）到云盘直链',
     },
   },
   permission: {

@@ -20,7 +20,7 @@ export async function startStandalone(extraEnv: Record<string, string> = {}): Pr
   const svc = runSvc(['standalone'], { ...env, SVC_DATA_DIR: dataDir, ...extraEnv });
   const entrance = `http://127.0.0.1:${env.SVC_FRONTEND_PORT}`;
   try {
-    await svc.waitForLog(/standalone edition is up/, 120_000);
+    await svc.waitForLog(/standalone edition is up/, 300_000);
     // The built-in storage node registers with the config service shortly after the install is up.
     const deadline = Date.now() + 60_000;
     while ((await fetch(`${entrance}/api/storage/ping`).catch(() => undefined))?.status !== 200) {

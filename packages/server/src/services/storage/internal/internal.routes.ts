@@ -81,7 +81,7 @@ export function registerInternalRoutes(
     const link = await mount.provider.drive.directLink(internalPath(request.query.path), { userAgent });
     return {
       provider: mount.kind,
-      accountId: mount.id,
+      accountId: mount.accountId ?? mount.id,
       url: link.url,
       expiresAt: link.expiresAt?.toISOString() ?? null,
       headers: link.headers,
