@@ -10,6 +10,7 @@ const benches: Record<string, () => Promise<void>> = {
   web: (await import('./web.js')).benchWeb,
   report: (await import('./report.js')).benchReport,
   vfs: (await import('./vfs.js')).benchVfs,
+  artwork: (await import('./artwork.js')).benchArtwork,
 };
 
 const name = process.argv[2];
