@@ -1,13 +1,13 @@
 // `npm run bench -- artwork`: artwork answers per second through the play-agent's image cache, cold (each
 // resized variant made by the media service and stored) and warm (from the cache, also revalidated with
 // If-None-Match), against nginx serving the same image files in the same run (docs/image-cache.md, "Bench").
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { request } from 'undici';
-import { portEnv, standaloneHealthUrls, type PortEnv } from '../packages/server/test/support/ports.js';
+import { portEnv, standaloneHealthUrls } from '../packages/server/test/support/ports.js';
 import { artworkLoad, type ArtworkRequest, type LoadFigures } from './artwork-load.js';
 import { startNginx, stop } from './nginx.js';
 import { isHealthy, json, scannedBenchLibrary, waitUntil, type Json } from './support.js';
@@ -56,24 +56,55 @@ async function makeLibrary(library: string): Promise<void> {
   }
 }
 
-/** Starts the standalone program; `children` holds it at once, so a start that fails is stopped too. */
-async function startStandalone(
-  env: PortEnv & Record<string, string>,
-  children: ChildProcess[],
-): Promise<void> {
+interface Install {
+  entrance: string;
+  playAgent: string;
+  imageCacheDir: string;
+  /** How it runs, for the output. */
+  how: string;
+}
+
+/**
+ * The standalone program (`svc standalone`, as users run it), or with BENCH_IN_PROCESS=1 the same
+ * components in this process (for a machine so loaded that the program's 120 s start limit runs out).
+ * `cleanups` takes the stop at once, so a start that fails is stopped too.
+ */
+async function startInstall(dataDir: string, cleanups: (() => Promise<void>)[]): Promise<Install> {
+  if (process.env.BENCH_IN_PROCESS === '1') {
+    const { startTestInstall } = await import('../packages/server/test/support/runtime.js');
+    const { loadRole } = await import('../packages/server/src/runtime/roles.js');
+    const roles = [...(await loadRole('standalone-control')), ...(await loadRole('storage'))];
+    const install = await startTestInstall([...roles, ...(await loadRole('play-agent'))], {
+      SVC_DB_MODE: 'bundled',
+      SVC_LOG_LEVEL: 'warn',
+    });
+    cleanups.push(() => install.stop());
+    const settings = install.context.settings;
+    return {
+      entrance: install.url('frontend'),
+      playAgent: `http://127.0.0.1:${settings.playAgent.listenPort}`,
+      imageCacheDir: settings.playAgent.imageCacheDir,
+      how: 'components in the bench process',
+    };
+  }
+  const env = { ...(await portEnv()), SVC_DATA_DIR: dataDir };
   const child = spawn(process.execPath, [BUNDLE, 'standalone'], {
     env: { ...process.env, ...env, SVC_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
-  children.push(child);
+  cleanups.push(() => stop(child, 'SIGINT'));
   const urls = standaloneHealthUrls(env);
-  // Generous: other work on this machine may slow the start a lot.
   await waitUntil(async () => (await Promise.all(urls.map(isHealthy))).every(Boolean), 600_000);
+  return {
+    entrance: `http://127.0.0.1:${env.SVC_FRONTEND_PORT}`,
+    playAgent: `http://${env.PLAY_AGENT_LISTEN}`,
+    imageCacheDir: path.join(dataDir, 'play-agent', 'image-cache'),
+    how: 'svc standalone',
+  };
 }
 
 /** An administrator, the scanned library, and the movies' protocol ids as a player sees them. */
-async function movieIds(env: PortEnv, library: string): Promise<string[]> {
-  const entrance = `http://127.0.0.1:${env.SVC_FRONTEND_PORT}`;
+async function movieIds(entrance: string, playAgent: string, library: string): Promise<string[]> {
   const password = 'bench-password-1';
   await json(entrance, 'POST', '/api/auth/setup/admin', { username: 'root', password });
   const login = await json(entrance, 'POST', '/api/auth/login', {
@@ -82,7 +113,6 @@ async function movieIds(env: PortEnv, library: string): Promise<string[]> {
     client: 'console',
   });
   await scannedBenchLibrary(entrance, library, { 'x-admin-token': String(login.adminToken) });
-  const playAgent = `http://${env.PLAY_AGENT_LISTEN}`;
   const signedIn = await json(
     playAgent,
     'POST',
@@ -132,20 +162,18 @@ export async function benchArtwork(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'svc-bench-artwork-'));
   const library = path.join(work, 'library');
   const served = path.join(work, 'served');
-  const children: ChildProcess[] = [];
+  const cleanups: (() => Promise<void>)[] = [];
   const listFile = path.join(work, 'requests.json');
   try {
     chmodSync(work, 0o755);
     mkdirSync(served, { recursive: true });
     await makeLibrary(library);
-    const env = { ...(await portEnv()), SVC_DATA_DIR: path.join(work, 'data') };
-    await startStandalone(env, children);
-    const ids = await movieIds(env, library);
-    const playAgent = `http://${env.PLAY_AGENT_LISTEN}`;
+    const install = await startInstall(path.join(work, 'data'), cleanups);
+    const { playAgent, imageCacheDir } = install;
+    const ids = await movieIds(install.entrance, playAgent, library);
     const paths = artworkPaths(ids);
-    const imageCacheDir = path.join(env.SVC_DATA_DIR, 'play-agent', 'image-cache');
     console.log(
-      `artwork bench: load average ${load()} (2 cores); ${MOVIES} movies, poster 1000x1500 and backdrop 1920x1080 JPEG; ${paths.length} variants; ${CLIENTS} concurrent clients`,
+      `artwork bench (${install.how}): load average ${load()} (2 cores); ${MOVIES} movies, poster 1000x1500 and backdrop 1920x1080 JPEG; ${paths.length} variants; ${CLIENTS} concurrent clients`,
     );
 
     // Cold: the cache is empty, each variant is asked once and made by the media service.
@@ -163,7 +191,7 @@ export async function benchArtwork(): Promise<void> {
     fetched.forEach((answer, index) => writeFileSync(path.join(served, `v${index}.jpg`), answer.body));
 
     const nginx = await startNginx(served, work);
-    children.push(nginx.child);
+    cleanups.push(() => stop(nginx.child, 'SIGQUIT'));
     const nginxEtags: string[] = [];
     for (let index = 0; index < paths.length; index += 1) {
       nginxEtags.push((await fetchOnce(`${nginx.url}/v${index}.jpg`)).etag);
@@ -221,11 +249,10 @@ export async function benchArtwork(): Promise<void> {
     console.log(
       `\nwarm / cold: ${ratio(warm.rps, cold.rps)}; warm 304 / ping floor: ${ratio(warm304.rps, floor.rps)}; best of ${ROUNDS} alternating ${WINDOW_MS / 1000} s rounds (all: warm ${runs.warm.map((r) => r.rps.toFixed(0)).join(', ')}; nginx ${runs.nginx.map((r) => r.rps.toFixed(0)).join(', ')}; warm 304 ${runs.warm304.map((r) => r.rps.toFixed(0)).join(', ')}; nginx 304 ${runs.nginx304.map((r) => r.rps.toFixed(0)).join(', ')}; ping ${runs.floor.map((r) => r.rps.toFixed(0)).join(', ')})`,
     );
-    console.log(`image cache: ${cached} shard folders under ${path.relative(work, imageCacheDir)}`);
+    console.log(`image cache: ${cached} shard folders`);
     console.log(`load average after: ${load()}`);
   } finally {
-    for (const child of children.reverse())
-      await stop(child, child.spawnfile === 'nginx' ? 'SIGQUIT' : 'SIGINT');
+    for (const cleanup of cleanups.reverse()) await cleanup();
     spawnSync('sync');
     rmSync(work, { recursive: true, force: true });
   }

@@ -93,15 +93,23 @@ describe('node cache page: sync to other nodes', () => {
     await settled(page);
 
     const card = page.getByTestId('cache-sync');
-    await card.getByTestId('sync-targets').click();
+    // The picker's field sits under the pills wrapper, which takes the pointer: open it like a click would.
+    const picker = card.getByTestId('sync-targets');
+    await picker.focus();
+    await picker.dispatchEvent('click');
     await page.getByRole('option', { name: new RegExp(builtIn) }).click();
     await page.getByRole('option', { name: new RegExp(DOWN_TARGET) }).click();
-    await page.keyboard.press('Escape');
+    await picker.press('Escape');
     await card.getByRole('button', { name: 'Copy', exact: true }).click();
 
     const results = card.getByTestId('sync-results');
     await results.waitFor();
-    const running = results.getByRole('row').filter({ hasText: builtIn });
+    // Each row names its node as the node list does.
+    const listed = await callApi(entrance, 'GET', '/api/config/nodes', { headers: adminHeaders });
+    const builtInName = (listed.body.nodes as { nodeId: string; name: string }[]).find(
+      (node) => node.nodeId === builtIn,
+    )!.name;
+    const running = results.getByRole('row').filter({ hasText: builtInName });
     const down = results.getByRole('row').filter({ hasText: 'Sync target down' });
     await running.getByText('Applied now').waitFor();
     await running.getByText('Saved', { exact: true }).waitFor();
