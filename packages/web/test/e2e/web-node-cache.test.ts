@@ -12,6 +12,8 @@ import { settled, signIn } from './support/ui.js';
 const ADMIN = { username: 'root', password: 'root-password-1' };
 const GiB = 1024 ** 3;
 const TITLES = ['Alpha Movie (2020)', 'Beta Movie (2021)'];
+/** The entries carry the scanned titles (the folder name without its year). */
+const NAMES = ['Alpha Movie', 'Beta Movie'];
 
 /**
  * The node cache page in Chromium against the real standalone program: reached from the built-in
@@ -90,7 +92,7 @@ describe('node cache page', () => {
     // The read-ahead warning follows the disk type: above 384 MB unknown, 512 MB SSD, 256 MB hard disk.
     const warning = page.getByTestId('read-ahead-warning');
     const pickDisk = async (name: string) => {
-      await page.getByRole('textbox', { name: 'Disk type (only for the warning)' }).click();
+      await page.getByTestId('disk-type').click();
       await page.getByRole('option', { name, exact: true }).click();
     };
     await page.getByLabel(/Read-ahead buffer/).fill('385');
@@ -105,7 +107,7 @@ describe('node cache page', () => {
     await page.getByLabel(/Read-ahead buffer/).fill('600');
     // The image cache and the probing during playback are on the same form.
     await page.getByLabel('Capacity (MB)', { exact: true }).fill('200');
-    await page.getByRole('textbox', { name: 'Probes at once' }).click();
+    await page.getByTestId('probe-maxConcurrency').click();
     await page.getByRole('option', { name: '2', exact: true }).click();
     await watched.screenshot('edited');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -149,21 +151,21 @@ describe('node cache page', () => {
     await settled(page);
     const entries = page.getByTestId('cache-entry');
     await expect.poll(() => entries.count()).toBe(TITLES.length);
-    await page.getByTestId('cache-entries').getByText(TITLES[0]!).waitFor();
+    await page.getByTestId('cache-entries').getByText(NAMES[0]!).waitFor();
 
     // Search narrows the list; the delete asks first, then removes that one entry only.
     await page.getByLabel('Search by name or source').fill('Alpha');
     await expect.poll(() => entries.count()).toBe(1);
-    await entries.first().getByText(TITLES[0]!).waitFor();
+    await entries.first().getByText(NAMES[0]!).waitFor();
     await watched.screenshot('searched');
     await entries.first().getByTestId('cache-entry-delete').click();
-    await page.getByTestId('confirm-dialog').getByText(TITLES[0]!, { exact: false }).waitFor();
+    await page.getByTestId('confirm-dialog').getByText(NAMES[0]!, { exact: false }).waitFor();
     await page.getByTestId('confirm-button').click();
     await page.getByTestId('confirm-dialog').waitFor({ state: 'hidden' });
     await page.getByTestId('cache-entries-empty').waitFor();
     await page.getByLabel('Search by name or source').fill('');
     await expect.poll(() => entries.count()).toBe(1);
-    await entries.first().getByText(TITLES[1]!).waitFor();
+    await entries.first().getByText(NAMES[1]!).waitFor();
 
     // Flush: the dialog does nothing until the loss is acknowledged.
     await page.getByRole('button', { name: 'Flush caches' }).click();
