@@ -40,11 +40,9 @@ describe('node cache page', () => {
       const file = path.join(mediaDir, title, `${title}.mp4`);
       await makeVideo(file, { seconds: 6, languages: ['eng'], format: 'mp4' });
     }
-    [install, browser, dav] = await Promise.all([
-      startStandalone(),
-      launchChromium(),
-      startWebdavFolder(mediaDir),
-    ]);
+    // Started on its own, so that afterAll stops it even when the install fails to start.
+    dav = await startWebdavFolder(mediaDir);
+    [install, browser] = await Promise.all([startStandalone(), launchChromium()]);
     await callApi(install.entrance, 'POST', '/api/auth/setup/admin', { body: ADMIN });
     const login = await callApi(install.entrance, 'POST', '/api/auth/login', {
       body: { ...ADMIN, client: 'console' },
