@@ -12,6 +12,7 @@ const benches: Record<string, () => Promise<void>> = {
   vfs: (await import('./vfs.js')).benchVfs,
   'drive-cdn': (await import('./drive-cdn.js')).benchDriveCdn,
   'drive-redirect': (await import('./drive-redirect.js')).benchDriveRedirect,
+  artwork: (await import('./artwork.js')).benchArtwork,
 };
 
 const name = process.argv[2];

@@ -69,8 +69,17 @@ describe('artwork cache, startup probe and metadata store on a whole install', (
     expect(revalidated.status).toBe(304);
     expect(revalidated.body.length).toBe(0);
     expect(revalidated.headers.etag).toBe(etag);
+    expect(revalidated.headers['cache-control']).toBe('public, max-age=86400');
+    // Another ETag (an older image the player kept) gets the image again.
+    const changed = await image(`/Items/${heat}/Images/Primary?tag=v1`, { 'if-none-match': '"older"' });
+    expect(changed.status).toBe(200);
+    expect(changed.body.equals(first.body)).toBe(true);
+    // Not cached yet: a revalidation is a miss that answers 304 once the image is known to match.
+    const uncached = await image(`/Items/${heat}/Images/Primary?tag=v2`, { 'if-none-match': etag });
+    expect(uncached.status).toBe(304);
+    expect(uncached.headers['x-svc-image-cache']).toBe('miss');
 
-    const stored = await sidecars(cacheDir);
+    const stored = (await sidecars(cacheDir)).filter((sidecar) => String(sidecar.key).includes('"v1"'));
     expect(stored).toHaveLength(1);
     expect(stored[0]).toMatchObject({
       contentType: 'image/jpeg',

@@ -140,6 +140,47 @@ describe('image cache', () => {
     expect(cache.stats()).toMatchObject({ entries: 1, bytes: 100 });
   });
 
+  it('tells a revalidation the ETag from the index, counting it as an access', async () => {
+    const cache = make({ capacityBytes: 250, retentionHours: 1 });
+    const a = await image(cache, 'a');
+    now += 1000;
+    await image(cache, 'b');
+    now += 1000;
+    // A 304 of a: no image read, yet a becomes the most recent and its expiry moves forward.
+    expect(await cache.cachedFacts('a')).toEqual({
+      contentType: 'image/jpeg',
+      etag: a!.etag,
+      itemId: 'item-a',
+    });
+    expect(await cache.cachedFacts('unknown')).toBeUndefined();
+    now += 1000;
+    await image(cache, 'c'); // beyond 250 bytes: b, not a, goes
+    expect((await sidecars(dir)).map((sidecar) => sidecar.key).sort()).toEqual(['a', 'c']);
+    now += 2 * HOUR;
+    expect(await cache.cachedFacts('a')).toBeUndefined();
+    expect((await sidecars(dir)).map((sidecar) => sidecar.key)).toEqual(['c']);
+    cache.apply(config({ enabled: false }));
+    expect(await cache.cachedFacts('c')).toBeUndefined();
+  });
+
+  it('answers hot images from memory and the rest from disk, the same bytes either way', async () => {
+    const cache = make();
+    const first = await image(cache, 'a', 4096);
+    // A fresh process has nothing in memory: the hit reads the file the first cache wrote.
+    const reopened = make();
+    const fromDisk = await image(reopened, 'a', 4096);
+    expect(fromDisk?.hit).toBe(true);
+    expect(fromDisk?.body.equals(first!.body)).toBe(true);
+    // Now in memory too: the answer no longer depends on the file.
+    const shard = (await readdir(dir))[0]!;
+    const file = (await readdir(join(dir, shard))).find((name) => name.endsWith('.img'))!;
+    await rm(join(dir, shard, file));
+    expect((await image(reopened, 'a', 4096))?.body.equals(first!.body)).toBe(true);
+    // The flush empties memory as well as the disk.
+    await reopened.clearAll();
+    expect((await image(reopened, 'a', 4096))?.hit).toBe(false);
+  });
+
   it('compares If-None-Match like HTTP (lists, weak tags, *)', () => {
     expect(matchesEtag('"x"', '"x"')).toBe(true);
     expect(matchesEtag('"y", W/"x"', '"x"')).toBe(true);

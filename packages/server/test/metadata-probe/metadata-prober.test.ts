@@ -15,6 +15,7 @@ import { openLocalFile, type MediaSource } from '../../src/services/play-agent/s
 import { mbpsToBytes, TokenBucket } from '../../src/services/play-agent/stream/token-bucket.js';
 import { request } from 'undici';
 import { makeVideo } from '../support/media-fixtures.js';
+import { waitFor } from '../support/wait.js';
 
 const logger = pino({ level: 'silent' });
 
@@ -114,13 +115,24 @@ describe('metadata prober', () => {
       return bytes / ((performance.now() - started) / 1000);
     };
     try {
-      // What the node runs while a file plays: the probe of the played file and of one more, two at a time (the upper setting).
+      // What the node runs while a file plays: three played files without metadata, probed two at a time
+      // (the upper setting), each through its own byte budget.
       let stored = 0;
+      let running = 0;
+      let peak = 0;
       const withProbing = async (round: number) => {
         const queue = new ProbeQueue(
           { ...DEFAULT_METADATA_PROBE_CONFIG, startDelaySeconds: 0, maxConcurrency: 2 },
           {
-            probe: async (job, cap) => (await prober.probe(job.file, cap)).mediaInfo,
+            probe: async (job, cap) => {
+              running += 1;
+              peak = Math.max(peak, running);
+              try {
+                return (await prober.probe(job.file, cap)).mediaInfo;
+              } finally {
+                running -= 1;
+              }
+            },
             store: () => {
               stored += 1;
               return Promise.resolve();
@@ -131,8 +143,14 @@ describe('metadata prober', () => {
         );
         // The probes start while the stream runs (the start delay has passed).
         const result = await throughput(() => {
-          for (let index = 0; index < 2; index += 1) queue.played({ itemId: `item-${round}-${index}`, file });
+          for (let index = 0; index < 3; index += 1) queue.played({ itemId: `item-${round}-${index}`, file });
         });
+        // Every file queued is probed in the end (none dropped, none left waiting).
+        await waitFor(() => {
+          const stats = queue.stats();
+          return stats.queued + stats.running === 0 ? true : undefined;
+        }, 120_000);
+        expect(queue.stats()).toMatchObject({ dropped: 0, failed: 0 });
         await queue.stop();
         return result;
       };
@@ -143,11 +161,12 @@ describe('metadata prober', () => {
         alone = Math.max(alone, await throughput());
         withProbes = Math.max(withProbes, await withProbing(round));
       }
-      expect(stored).toBeGreaterThan(0);
+      expect(stored).toBe(9);
+      expect(peak).toBe(2);
       expect(withProbes).toBeGreaterThanOrEqual(0.9 * alone);
     } finally {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }
-  });
+  }, 300_000);
 });

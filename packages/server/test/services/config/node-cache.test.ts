@@ -133,6 +133,34 @@ describe('cache configuration of a play-agent node', () => {
 
   it('needs the cache permission', async () => {
     expect((await call(entrance, 'GET', cacheConfig(builtIn))).status).toBe(401);
+    const tokenOf = async (username: string, permissions: string[]) => {
+      const password = `${username}-pass-1`;
+      const created = await admin('POST', '/api/auth/admin/users', { username, password, permissions });
+      expect(created.status, created.text).toBe(201);
+      const login = await call(entrance, 'POST', '/api/auth/login', {
+        body: { username, password, client: 'console' },
+      });
+      return { 'x-admin-token': String(login.body.adminToken) };
+    };
+    const nodesOnly = await tokenOf('nodes.admin', ['node']);
+    const cacheOnly = await tokenOf('cache.admin', ['cache']);
+    const routes: [string, string, unknown?][] = [
+      ['GET', cacheConfig(builtIn)],
+      ['PATCH', cacheConfig(builtIn), { image: { retentionHours: 24 } }],
+      ['POST', `${cacheConfig(builtIn)}/sync`, { targetNodeIds: [DOWN] }],
+      ['GET', proxy(builtIn, 'disk-usage')],
+      ['POST', proxy(builtIn, 'flush')],
+      ['GET', proxy(builtIn, 'startup-probe/status')],
+      ['POST', proxy(builtIn, 'startup-probe/recheck')],
+    ];
+    for (const [method, route, body] of routes) {
+      const denied = await call(entrance, method, route, { headers: nodesOnly, body });
+      expect(denied.status, `${method} ${route}`).toBe(403);
+    }
+    const allowed = await call(entrance, 'GET', cacheConfig(builtIn), { headers: cacheOnly });
+    expect(allowed.status).toBe(200);
+    const probe = await call(entrance, 'GET', proxy(builtIn, 'startup-probe/status'), { headers: cacheOnly });
+    expect(probe.status).toBe(200);
   });
 
   it('saves a change for a node that is down; the node takes it at its next pull', async () => {
@@ -185,6 +213,48 @@ describe('cache configuration of a play-agent node', () => {
       mode: 'READ_AHEAD',
       capacityBytes: 512 * MiB,
       directory: '/srv/own-cache',
+    });
+  });
+
+  it('syncs to two play-agent nodes, one running and one down, with a result per node', async () => {
+    const secondDown = 'node-pa-down-2';
+    await parts!.nodes.ensure({
+      nodeId: secondDown,
+      serviceType: 'svc-play-agent',
+      name: 'Down 2',
+      scope: 'EXTERNAL',
+    });
+    // The source is a node that is down itself: its stored configuration is what is copied.
+    const source = await admin('PATCH', cacheConfig(DOWN), {
+      vfs: { capacityBytes: 768 * MiB },
+      image: { capacityBytes: 64 * MiB, retentionHours: 48 },
+      metadataProbe: { maxConcurrency: 2, trafficCapMb: 16, startDelaySeconds: 2 },
+    });
+    expect(source.status).toBe(200);
+
+    const synced = await admin('POST', `${cacheConfig(DOWN)}/sync`, { targetNodeIds: [builtIn, secondDown] });
+    expect(synced.status).toBe(200);
+    const results = synced.body.results as Json[];
+    expect(results).toHaveLength(2);
+    expect(results[0]).toMatchObject({ nodeId: builtIn, saved: true, applied: true });
+    expect(results[0]!.error).toBeUndefined();
+    expect(results[1]).toMatchObject({ nodeId: secondDown, saved: true, applied: false });
+    expect(String(results[1]!.error)).toMatch(/\S/);
+
+    for (const target of [builtIn, secondDown]) {
+      const stored = (await admin('GET', cacheConfig(target))).body;
+      expect(stored.image).toMatchObject({ capacityBytes: 64 * MiB, retentionHours: 48, directory: null });
+      expect(stored.metadataProbe).toMatchObject({
+        maxConcurrency: 2,
+        trafficCapMb: 16,
+        startDelaySeconds: 2,
+      });
+    }
+    // The running node took it at once: its own disk usage reports the copied capacity, in its own directory.
+    const usage = await admin('GET', proxy(builtIn, 'disk-usage'));
+    expect(usage.body).toMatchObject({
+      capacityBytes: 768 * MiB,
+      directory: path.join(install.dataDir, 'play-agent', 'vfs-cache'),
     });
   });
 });

@@ -78,6 +78,7 @@ export function CacheConfigCard({ nodeId, config }: { nodeId: string; config: No
       onChange={(value) => value !== null && set(section, key)(Number(value))}
       error={fieldErrors?.[`${section}.${key}`]}
       allowDeselect={false}
+      data-testid={`probe-${key}`}
     />
   );
   const preset = shownPreset(values);
@@ -156,6 +157,7 @@ export function CacheConfigCard({ nodeId, config }: { nodeId: string; config: No
                   value={diskType}
                   onChange={(value) => value && setDiskType(value)}
                   allowDeselect={false}
+                  data-testid="disk-type"
                 />
               </SimpleGrid>
               {warning !== null ? (

@@ -124,15 +124,24 @@ export function registerArtworkRoute(routes: ProtocolRoutes, images: ImageCache)
     // A library's image is the poster of the item its tag names (see the views).
     const candidates = [id, fromProtocolId(tag)].filter((value): value is string => value !== null);
     const key = JSON.stringify([id, type, tag ?? null, variant.maxWidth, variant.maxHeight, variant.quality]);
+    const headerValue = request.headers['if-none-match'];
+    const ifNoneMatch = typeof headerValue === 'string' ? headerValue : undefined;
+    const mayRead = async (itemId: string) => !viewer || (await viewerMaySee(viewer.userId, itemId));
+
+    // A revalidation of a cached image is answered from the index, without reading the image.
+    const known = ifNoneMatch ? await images.cachedFacts(key) : undefined;
+    if (known && matchesEtag(ifNoneMatch, known.etag)) {
+      if (!(await mayRead(known.itemId))) throw notFound('image');
+      void reply.header('etag', known.etag).header('cache-control', CLIENT_CACHE_CONTROL);
+      return reply.header('x-svc-image-cache', 'hit').code(304).send();
+    }
+
     const image = await images.image(key, () => fetchImage(candidates, type, variant));
-    if (!image || (viewer && !(await viewerMaySee(viewer.userId, image.itemId)))) throw notFound('image');
+    if (!image || !(await mayRead(image.itemId))) throw notFound('image');
 
     void reply.header('etag', image.etag).header('cache-control', CLIENT_CACHE_CONTROL);
     void reply.header('x-svc-image-cache', image.hit ? 'hit' : 'miss');
-    const ifNoneMatch = request.headers['if-none-match'];
-    if (matchesEtag(typeof ifNoneMatch === 'string' ? ifNoneMatch : undefined, image.etag)) {
-      return reply.code(304).send();
-    }
+    if (matchesEtag(ifNoneMatch, image.etag)) return reply.code(304).send();
     void reply.type(image.contentType).header('content-length', image.body.length);
     if (request.method === 'HEAD') return reply.send();
     return reply.send(image.body);

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import type { ImageCacheConfig } from '@svc/contracts';
 import type { Logger } from '../../../platform/logger.js';
 import { PeriodicTask } from '../vfs/periodic-task.js';
-import { etagOf, ImageStore, type StoredImage } from './image-store.js';
+import { etagOf, ImageStore, type ImageFacts, type StoredImage } from './image-store.js';
 
 /** An image as the artwork route answers it. */
 export interface ImageAnswer {
@@ -107,6 +107,19 @@ export class ImageCache {
       this.running.set(key, run);
     }
     return run;
+  }
+
+  /**
+   * What the cache knows of `key` without reading the image (for a revalidation): undefined when it is not
+   * cached, the cache is off, or the disk fails. Counts as an access.
+   */
+  async cachedFacts(key: string): Promise<ImageFacts | undefined> {
+    const store = await this.open();
+    if (!store) return undefined;
+    return store.facts(key, this.retentionMs()).catch((error: unknown) => {
+      this.deps.logger.warn({ err: error }, 'image cache read failed');
+      return undefined;
+    });
   }
 
   private async fetchAndStore(

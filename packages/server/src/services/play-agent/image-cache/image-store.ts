@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { z } from 'zod';
 
 /** What the sidecar `<hash>.json` beside each image `<hash>.img` holds. */
@@ -33,6 +34,11 @@ interface Entry {
 
 /** A hit rewrites the sidecar's last access at most this often (a poster wall must not be a write storm). */
 export const SIDECAR_TOUCH_MS = 60_000;
+/** The most recently used image bodies are also kept in memory, up to this many bytes in all. */
+export const HOT_BODY_BYTES = 32 * 1024 * 1024;
+
+/** What the index knows of a cached image without reading it. */
+export type ImageFacts = Omit<StoredImage, 'body'>;
 
 export const etagOf = (body: Buffer): string =>
   `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
@@ -47,6 +53,11 @@ const hashOf = (key: string) => createHash('sha256').update(key).digest('hex');
 export class ImageStore {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** Bodies of the images read or written last, so a hot poster wall is answered without disk reads. */
+  private readonly hot = new LRUCache<string, Buffer>({
+    maxSize: HOT_BODY_BYTES,
+    sizeCalculation: (body) => Math.max(1, body.length),
+  });
 
   constructor(
     readonly directory: string,
@@ -94,22 +105,50 @@ export class ImageStore {
   /** The image of `key` (its last access and expiry move forward), or undefined. */
   async get(key: string, retentionMs: number): Promise<StoredImage | undefined> {
     const hash = hashOf(key);
+    const entry = await this.live(hash);
+    if (!entry) return undefined;
+    let body = this.hot.get(hash);
+    if (!body) {
+      try {
+        body = await readFile(this.file(hash, 'img'));
+      } catch {
+        await this.remove(entry);
+        return undefined;
+      }
+      // Removed or replaced while it was read: answer what was read, keep nothing of it.
+      if (this.entries.get(hash) === entry) this.hot.set(hash, body);
+    }
+    await this.touch(entry, retentionMs);
+    return { body, ...this.factsOf(entry) };
+  }
+
+  /**
+   * What the index holds of `key`, without reading the image (a revalidation that ends in 304): it counts
+   * as an access like `get`. Undefined when it is not cached or has expired.
+   */
+  async facts(key: string, retentionMs: number): Promise<ImageFacts | undefined> {
+    const entry = await this.live(hashOf(key));
+    if (!entry) return undefined;
+    await this.touch(entry, retentionMs);
+    return this.factsOf(entry);
+  }
+
+  /** The entry of `hash` unless its retention ran out (then it is removed). */
+  private async live(hash: string): Promise<Entry | undefined> {
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
+    if (Date.parse(entry.sidecar.expiresAt) <= this.now()) {
+      await this.remove(entry);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Moves the entry to the most recent end; the sidecar on disk follows at most every SIDECAR_TOUCH_MS. */
+  private async touch(entry: Entry, retentionMs: number): Promise<void> {
     const now = this.now();
-    if (Date.parse(entry.sidecar.expiresAt) <= now) {
-      await this.remove(entry);
-      return undefined;
-    }
-    let body: Buffer;
-    try {
-      body = await readFile(this.file(hash, 'img'));
-    } catch {
-      await this.remove(entry);
-      return undefined;
-    }
-    this.entries.delete(hash);
-    this.entries.set(hash, entry);
+    this.entries.delete(entry.hash);
+    this.entries.set(entry.hash, entry);
     entry.lastAccessMs = now;
     entry.sidecar = {
       ...entry.sidecar,
@@ -118,10 +157,13 @@ export class ImageStore {
     };
     if (now - entry.writtenAccessMs >= SIDECAR_TOUCH_MS) {
       entry.writtenAccessMs = now;
-      await this.writeAtomic(this.file(hash, 'json'), JSON.stringify(entry.sidecar));
+      await this.writeAtomic(this.file(entry.hash, 'json'), JSON.stringify(entry.sidecar));
     }
+  }
+
+  private factsOf(entry: Entry): ImageFacts {
     const { contentType, etag, itemId } = entry.sidecar;
-    return { body, contentType, etag, itemId };
+    return { contentType, etag, itemId };
   }
 
   /** Stores an image (replacing one of the same key), then evicts the least recently used beyond capacity. */
@@ -148,6 +190,7 @@ export class ImageStore {
     const previous = this.entries.get(hash);
     if (previous) this.drop(previous);
     this.add({ hash, sidecar, lastAccessMs: now, writtenAccessMs: now });
+    this.hot.set(hash, image.body);
     await this.evictTo(limits.capacityBytes);
     return sidecar.etag;
   }
@@ -174,6 +217,7 @@ export class ImageStore {
   /** Removes every image and sidecar (the only invalidation there is). */
   async clear(): Promise<void> {
     this.entries.clear();
+    this.hot.clear();
     this.bytes = 0;
     for (const shard of await readdir(this.directory).catch(() => [] as string[])) {
       if (/^[0-9a-f]{2}$/.test(shard))
@@ -189,6 +233,7 @@ export class ImageStore {
   private drop(entry: Entry): void {
     if (this.entries.get(entry.hash) !== entry) return;
     this.entries.delete(entry.hash);
+    this.hot.delete(entry.hash);
     this.bytes -= entry.sidecar.size;
   }
 
