@@ -241,14 +241,17 @@ export class CachedBody implements MediaBody {
           return;
         }
         this.store.noteWritten(this.entry, length);
-        this.unflushed += length;
-        if (this.unflushed >= this.options.flushBytes) {
-          this.unflushed = 0;
-          this.track(this.entry.flush());
-        }
       });
       this.track(write);
       this.reservation?.consume(length);
+      // The flush joins the entry's queue right behind the writes it covers, not behind every write queued
+      // until the last of them landed: a disk that fills up later (or slow writes) must not take the
+      // recording of bytes already written with it.
+      this.unflushed += length;
+      if (this.unflushed >= this.options.flushBytes) {
+        this.unflushed = 0;
+        this.track(this.entry.flush());
+      }
     }
     if (this.queuedBytes > this.options.maxQueuedBytes) await Promise.all([...this.queued]);
   }
