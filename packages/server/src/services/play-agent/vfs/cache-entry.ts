@@ -170,6 +170,8 @@ export class CacheEntry {
           done += bytesWritten;
         }
       } catch (error) {
+        // The bytes written before this failure are complete: record them if the journal still takes them.
+        await this.flushNow();
         this.fail(error);
         return false;
       }

@@ -20,7 +20,10 @@ export interface CachedBodyOptions {
   flushBytes: number;
   /** Bytes reserved at a time while writing (default 4 MiB). */
   reserveBytes: number;
-  /** Writes still queued before a read waits for them (keeps memory bounded under a slow disk). */
+  /**
+   * Bytes of this body still waiting for the disk; beyond it upstream bytes are not written (the client
+   * never waits for the cache disk, and memory stays bounded under a slow one).
+   */
   maxQueuedBytes: number;
   /** The bytes of the file this entry may hold (the mode's plan); evaluated at each upstream run. */
   writable: () => RangeSet;
@@ -74,6 +77,10 @@ export class CachedBody implements MediaBody {
   private upstreamRuns = 0;
   private queuedBytes = 0;
   private readonly queued = new Set<Promise<unknown>>();
+  /** This body's writes, one after the other, off the read path (reserve, write, flush). */
+  private writing: Promise<void> = Promise.resolve();
+  /** Upstream bytes not written because the disk was behind by `maxQueuedBytes` (tests, accounting). */
+  skippedBytes = 0;
   /** Upstream bytes this body fetched (tests, accounting). */
   upstreamBytes = 0;
   localBytes = 0;
@@ -130,7 +137,7 @@ export class CachedBody implements MediaBody {
       this.position += chunk.length;
       this.upstreamBytes += chunk.length;
       if (current.fill) current.fill.progress = this.position;
-      await this.store_(at, chunk, current.writable);
+      this.store_(at, chunk, current.writable);
       if (this.position > current.end) await this.endUpstream();
       this.options.onProgress?.(this.position);
       return chunk;
@@ -215,42 +222,61 @@ export class CachedBody implements MediaBody {
     this.current = null;
     if (current?.kind !== 'upstream') return;
     await current.body.close();
-    if (current.fill) {
-      // Readers waiting for this run look again once its bytes are recorded.
-      await Promise.all([...this.queued]);
-      await this.entry.flush().catch(() => undefined);
-      current.fill.finish();
+    const { fill } = current;
+    if (fill) {
+      // Readers waiting for this run look again once its bytes are recorded; this body goes on at once.
+      const written = [...this.queued];
+      this.track(
+        Promise.all(written)
+          .then(() => this.entry.flush())
+          .catch(() => undefined)
+          .finally(() => fill.finish()),
+      );
     }
   }
 
-  /** Writes the allowed part of an upstream chunk at its offset. */
-  private async store_(at: number, chunk: Buffer, writable: RangeSet): Promise<void> {
+  /**
+   * Queues the allowed part of an upstream chunk for writing at its offset and returns at once: the
+   * reservation, the write and the flush run behind the read, in order. A disk more than `maxQueuedBytes`
+   * behind loses the bytes instead of holding the client (the entry just misses them).
+   */
+  private store_(at: number, chunk: Buffer, writable: RangeSet): void {
     if (this.closed || this.noWrite || writable.length === 0) return;
     for (const part of intersect(writable, { start: at, end: at + chunk.length - 1 })) {
       const length = rangeBytes(part);
-      if (!(await this.reserve(length))) return;
+      if (this.queuedBytes + length > this.options.maxQueuedBytes) {
+        this.skippedBytes += length;
+        continue;
+      }
       // A copy: the upstream may reuse the chunk's memory once it is released.
       const bytes = Buffer.from(chunk.subarray(part.start - at, part.end - at + 1));
       this.queuedBytes += length;
-      const write = this.entry.write(part.start, bytes).then((written) => {
-        this.queuedBytes -= length;
-        if (!written) {
-          // Reserved and consumed, but not on disk: give the bytes back.
-          this.store.ledger.forget(length);
-          this.noWrite = true;
-          return;
-        }
-        this.store.noteWritten(this.entry, length);
-        this.unflushed += length;
-        if (this.unflushed >= this.options.flushBytes) {
-          this.unflushed = 0;
-          this.track(this.entry.flush());
-        }
-      });
-      this.track(write);
-      this.reservation?.consume(length);
+      this.writing = this.writing
+        .then(() => this.writePart(part.start, bytes))
+        .catch(() => undefined)
+        .finally(() => (this.queuedBytes -= length));
+      this.track(this.writing);
     }
-    if (this.queuedBytes > this.options.maxQueuedBytes) await Promise.all([...this.queued]);
+  }
+
+  private async writePart(position: number, bytes: Buffer): Promise<void> {
+    const length = bytes.length;
+    if (this.noWrite || !(await this.reserve(length))) return;
+    this.reservation?.consume(length);
+    if (!(await this.entry.write(position, bytes))) {
+      // Reserved and consumed, but not on disk: give the bytes back.
+      this.store.ledger.forget(length);
+      this.noWrite = true;
+      return;
+    }
+    this.store.noteWritten(this.entry, length);
+    // The flush joins the entry's queue right behind the writes it covers: a disk that fills up later
+    // must not take the recording of bytes already written with it.
+    this.unflushed += length;
+    if (this.unflushed >= this.options.flushBytes) {
+      this.unflushed = 0;
+      await this.entry.flush();
+    }
   }
 
   private track(promise: Promise<unknown>): void {
@@ -261,13 +287,10 @@ export class CachedBody implements MediaBody {
   private async reserve(bytes: number): Promise<boolean> {
     if (this.reservation && this.reservation.remaining >= bytes) return true;
     this.reservation?.release();
+    // close() waits for every queued write before it releases the reservation, so one taken here is
+    // released there.
     this.reservation = await this.store.reserve(Math.max(bytes, this.options.reserveBytes));
     if (!this.reservation) this.reservation = await this.store.reserve(bytes);
-    if (this.closed) {
-      // close() released what it saw before this reservation arrived: nobody else would release it.
-      this.reservation?.release();
-      this.reservation = null;
-    }
     if (!this.reservation) this.noWrite = true;
     return this.reservation !== null;
   }
