@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   CreateNodeResponse,
@@ -10,6 +11,7 @@ import type {
   NodeView,
   PlaybackRoutesResponse,
 } from '@svc/contracts';
+import { takeOverRequest } from '../../../src/form-migration/distributed-plan.js';
 import { loadRole } from '../../../src/runtime/roles.js';
 import type { LicenseFacts, LicenseGate } from '../../../src/services/config/licenses/license-gate.js';
 import { createMediaComponent } from '../../../src/services/media/media.component.js';
@@ -130,7 +132,7 @@ describe.each(installBackends())('former built-in nodes after the edition upgrad
       .where('id', '=', 1)
       .execute();
     await stopNode(builtInStorage);
-  });
+  }, 300_000);
 
   afterAll(async () => {
     for (const install of running.reverse()) await install.stop();
@@ -163,10 +165,20 @@ describe.each(installBackends())('former built-in nodes after the edition upgrad
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
       return answer.body;
     };
+    // The built-in record's own token installs nothing (scope EMBEDDED): the take-over comes first.
+    const builtInToken = (
+      await control.config.database.db
+        .selectFrom('nodes')
+        .select('node_token')
+        .where('node_id', '=', 'node-local-storage')
+        .executeTakeFirstOrThrow()
+    ).node_token;
+    const beforeTakeOver = await request(`${configUrl()}/api/config/nodes/install/${builtInToken}/binary`);
+    await beforeTakeOver.body.dump();
+    expect(beforeTakeOver.statusCode).toBe(403);
+    // The take-over exactly as `svc migrate distributed` prints it, the target machine's address filled in.
     const storage = await takeOver({
-      nodeId: 'node-local-storage',
-      serviceType: 'svc-control-storage',
-      name: 'Storage on the file server',
+      ...takeOverRequest({ nodeId: 'node-local-storage', serviceType: 'svc-control-storage' }),
       expectedHost: '127.0.0.1',
     });
     expect(storage.node).toMatchObject({
@@ -175,11 +187,15 @@ describe.each(installBackends())('former built-in nodes after the edition upgrad
       status: 'PENDING',
     });
     expect(storage.credentials.installCommands.map((command) => command.kind)).toContain('binary');
+    // The printed install command, with the new node token, serves the install script.
+    const script = await request(
+      `${configUrl()}/api/config/nodes/install/${storage.credentials.nodeToken!}/binary`,
+    );
+    expect(script.statusCode).toBe(200);
+    expect(await script.body.text()).toContain('node-local-storage');
     expect(storage.credentials.registryToken).toMatch(/^svc_rt_/);
     const player = await takeOver({
-      nodeId: 'node-local-play-agent',
-      serviceType: 'svc-play-agent',
-      name: 'Player on the edge of the home network',
+      ...takeOverRequest({ nodeId: 'node-local-play-agent', serviceType: 'svc-play-agent' }),
       expectedHost: '127.0.0.1',
     });
     expect(player.node).toMatchObject({ scope: 'EXTERNAL', status: 'PENDING' });
