@@ -1,10 +1,12 @@
 import path from 'node:path';
 
-/** A former built-in worker node, as the copied svc_config holds it. */
+/**
+ * A former built-in worker node, as the copied svc_config holds it. Its tokens are not printed: taking the record
+ * over issues new ones (docs/nodes.md, "Former built-in nodes after the edition upgrade").
+ */
 export interface WorkerNodeRecord {
   nodeId: string;
   serviceType: 'svc-control-storage' | 'svc-play-agent';
-  nodeToken: string | null;
 }
 
 export interface PlanInput {
@@ -15,10 +17,19 @@ export interface PlanInput {
   showTokens: boolean;
 }
 
-/** `svc_nt_…abcd`, as node management masks tokens. */
-function mask(token: string): string {
-  const underscore = token.indexOf('_', 4);
-  return `${token.slice(0, underscore + 1)}…${token.slice(-4)}`;
+/** The node-management request that takes a former built-in record over on its target machine (same id). */
+export function takeOverRequest(worker: Pick<WorkerNodeRecord, 'nodeId' | 'serviceType'>): {
+  nodeId: string;
+  serviceType: WorkerNodeRecord['serviceType'];
+  name: string;
+  expectedHost: string;
+} {
+  return {
+    nodeId: worker.nodeId,
+    serviceType: worker.serviceType,
+    name: worker.nodeId,
+    expectedHost: '<target machine address>',
+  };
 }
 
 /** The target URL as roles set it, the password replaced unless tokens are shown. */
@@ -55,15 +66,19 @@ export function distributedPlan(input: PlanInput): string[] {
   ];
   if (input.workers.length === 0) lines.push('    (no former built-in worker node records were found)');
   for (const worker of input.workers) {
-    const token =
-      worker.nodeToken === null
-        ? '<node token>'
-        : input.showTokens
-          ? worker.nodeToken
-          : mask(worker.nodeToken);
     const kind = worker.serviceType === 'svc-control-storage' ? 'storage' : 'play-agent';
     lines.push(`    ${kind} node ${worker.nodeId}:`);
-    lines.push(`      curl -fsSL ${configUrl}/api/config/nodes/install/${token}/binary | bash`);
+    lines.push(
+      '      take the record over in node management ("add node" with this id and type, or with an admin token):',
+    );
+    lines.push(
+      `      curl -fsS -X POST <edge address>/api/config/nodes -H 'x-admin-token: <admin token>' ` +
+        `-H 'content-type: application/json' -d '${JSON.stringify(takeOverRequest(worker))}'`,
+    );
+    lines.push(
+      `      it answers 201 with new tokens and the install commands; on the target machine run its binary one:`,
+    );
+    lines.push(`      curl -fsSL ${configUrl}/api/config/nodes/install/<the new node token>/binary | bash`);
     if (kind === 'storage') {
       lines.push(
         `      before its first start, copy ${path.join(input.dataDir, 'secrets', 'storage-secret-key')} (sealed drive and WebDAV credentials) ` +
@@ -75,11 +90,6 @@ export function distributedPlan(input: PlanInput): string[] {
         '      its video and image caches may be copied from the old play-agent cache folders, or left to fill again',
       );
     }
-  }
-  if (!input.showTokens && input.workers.length > 0) {
-    lines.push(
-      '    (node tokens are masked: run again with --show-tokens, or use "show full command" in node management)',
-    );
   }
   lines.push(
     '  Verify through the new edge (svc doctor, playback, file browsing), then decommission the old standalone.',

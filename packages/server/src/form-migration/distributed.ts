@@ -147,10 +147,10 @@ async function checkPreconditions(options: DistributedMigrationOptions): Promise
   );
 }
 
-/** The EMBEDDED (former built-in) worker nodes, with their tokens, from the copied svc_config. */
+/** The EMBEDDED (former built-in) worker nodes from the copied svc_config. */
 async function formerBuiltInNodes(database: SourceDatabase): Promise<WorkerNodeRecord[]> {
   const { rows } = await sql<WorkerNodeRecord>`
-    SELECT node_id AS "nodeId", service_type AS "serviceType", node_token AS "nodeToken"
+    SELECT node_id AS "nodeId", service_type AS "serviceType"
       FROM nodes WHERE scope = 'EMBEDDED' AND service_type IN ('svc-control-storage', 'svc-play-agent')
      ORDER BY service_type, node_id`.execute(database.db);
   return rows;

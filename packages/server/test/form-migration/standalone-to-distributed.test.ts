@@ -144,15 +144,21 @@ describe.skipIf(!databaseUrl)('svc migrate distributed (bundled standalone → c
       expect(result.tables.svc_user?.activity_log).toBe(1234 - 123);
       expect(result.tables.yiyi_storage?.storage_mounts).toBe(2);
 
-      // The plan: roles in order, worker commands with the original ids, tokens masked.
+      // The plan: roles in order, then per former built-in node the take-over with its id and the install.
       const text = lines.join('\n');
       expect(text.indexOf('svc role control')).toBeLessThan(text.indexOf('svc role user'));
       expect(text.indexOf('svc role media')).toBeLessThan(text.indexOf('svc role edge'));
+      expect(text).toContain(
+        `-d '{"nodeId":"node-local-storage","serviceType":"svc-control-storage","name":"node-local-storage",` +
+          `"expectedHost":"<target machine address>"}'`,
+      );
       expect(text).toMatch(
-        /storage node node-local-storage:\n\s+curl -fsSL http:\/\/10\.0\.0\.1:18085\/api\/config\/nodes\/install\/svc_nt_…\S{4}\/binary \| bash/,
+        /storage node node-local-storage:\n(.*\n){3}\s+curl -fsSL http:\/\/10\.0\.0\.1:18085\/api\/config\/nodes\/install\/<the new node token>\/binary \| bash/,
       );
       expect(text).toMatch(/play-agent node node-local-play-agent:/);
-      expect(text).not.toMatch(/svc_nt_[A-Za-z0-9_-]{20}/);
+      expect(text).toContain('"serviceType":"svc-play-agent"');
+      // The records' current tokens open nothing after a take-over: they are never printed.
+      expect(text).not.toMatch(/svc_nt_/);
 
       // The backup: data folder without the caches, fingerprints, report.
       expect((await readdir(path.join(backupDir, 'data'))).sort()).toEqual([

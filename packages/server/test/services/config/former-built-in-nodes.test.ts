@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type {
   CreateNodeResponse,
@@ -10,6 +11,7 @@ import type {
   NodeView,
   PlaybackRoutesResponse,
 } from '@svc/contracts';
+import { takeOverRequest } from '../../../src/form-migration/distributed-plan.js';
 import { loadRole } from '../../../src/runtime/roles.js';
 import type { LicenseFacts, LicenseGate } from '../../../src/services/config/licenses/license-gate.js';
 import { createMediaComponent } from '../../../src/services/media/media.component.js';
@@ -130,7 +132,7 @@ describe.each(installBackends())('former built-in nodes after the edition upgrad
       .where('id', '=', 1)
       .execute();
     await stopNode(builtInStorage);
-  });
+  }, 300_000);
 
   afterAll(async () => {
     for (const install of running.reverse()) await install.stop();
@@ -139,107 +141,129 @@ describe.each(installBackends())('former built-in nodes after the edition upgrad
     rmSync(storageData, { recursive: true, force: true });
   });
 
-  it('shows the former built-in records as awaiting install on a target machine, not PENDING', async () => {
-    // The storage node's last heartbeat is recent: wait until the record would read offline (30 s).
-    for (const nodeId of ['node-local-storage', 'node-local-play-agent']) {
-      const view = await waitFor(
-        async () => {
-          const current = await node(nodeId);
-          return current.status === 'ONLINE' ? undefined : current;
-        },
-        90_000,
-        500,
+  it(
+    'shows the former built-in records as awaiting install on a target machine, not PENDING',
+    { timeout: 300_000 },
+    async () => {
+      // The storage node's last heartbeat is recent: wait until the record would read offline (30 s).
+      for (const nodeId of ['node-local-storage', 'node-local-play-agent']) {
+        const view = await waitFor(
+          async () => {
+            const current = await node(nodeId);
+            return current.status === 'ONLINE' ? undefined : current;
+          },
+          90_000,
+          500,
+        );
+        expect(view).toMatchObject({ scope: 'EMBEDDED', status: 'AWAITING_INSTALL' });
+      }
+      const health = await admin<DashboardHealthResponse>('GET', '/api/config/dashboard/health');
+      expect(health.body.counts.nodes.AWAITING_INSTALL).toBe(2);
+      expect(health.body.counts.nodes.PENDING).toBe(0);
+    },
+  );
+
+  it(
+    'installs them on target machines under the same ids; sources and authorizations keep working',
+    { timeout: 600_000 },
+    async () => {
+      const takeOver = async (body: Record<string, unknown>) => {
+        const answer = await admin<CreateNodeResponse>('POST', '/api/config/nodes', body);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+        return answer.body;
+      };
+      // The built-in record's own token installs nothing (scope EMBEDDED): the take-over comes first.
+      const builtInToken = (
+        await control.config.database.db
+          .selectFrom('nodes')
+          .select('node_token')
+          .where('node_id', '=', 'node-local-storage')
+          .executeTakeFirstOrThrow()
+      ).node_token;
+      const beforeTakeOver = await request(`${configUrl()}/api/config/nodes/install/${builtInToken}/binary`);
+      await beforeTakeOver.body.dump();
+      expect(beforeTakeOver.statusCode).toBe(403);
+      // The take-over exactly as `svc migrate distributed` prints it, the target machine's address filled in.
+      const storage = await takeOver({
+        ...takeOverRequest({ nodeId: 'node-local-storage', serviceType: 'svc-control-storage' }),
+        expectedHost: '127.0.0.1',
+      });
+      expect(storage.node).toMatchObject({
+        nodeId: 'node-local-storage',
+        scope: 'EXTERNAL',
+        status: 'PENDING',
+      });
+      expect(storage.credentials.installCommands.map((command) => command.kind)).toContain('binary');
+      // The printed install command, with the new node token, serves the install script.
+      const script = await request(
+        `${configUrl()}/api/config/nodes/install/${storage.credentials.nodeToken!}/binary`,
       );
-      expect(view).toMatchObject({ scope: 'EMBEDDED', status: 'AWAITING_INSTALL' });
-    }
-    const health = await admin<DashboardHealthResponse>('GET', '/api/config/dashboard/health');
-    expect(health.body.counts.nodes.AWAITING_INSTALL).toBe(2);
-    expect(health.body.counts.nodes.PENDING).toBe(0);
-  });
+      expect(script.statusCode).toBe(200);
+      expect(await script.body.text()).toContain('node-local-storage');
+      expect(storage.credentials.registryToken).toMatch(/^svc_rt_/);
+      const player = await takeOver({
+        ...takeOverRequest({ nodeId: 'node-local-play-agent', serviceType: 'svc-play-agent' }),
+        expectedHost: '127.0.0.1',
+      });
+      expect(player.node).toMatchObject({ scope: 'EXTERNAL', status: 'PENDING' });
+      // Taking a record over claims a licence slot like any worker node; a second time the id is taken.
+      expect((await admin<ListNodesResponse>('GET', '/api/config/nodes')).body.slotsUsed).toEqual({
+        storage: 1,
+        playAgent: 1,
+      });
+      const again = await admin('POST', '/api/config/nodes', {
+        nodeId: 'node-local-storage',
+        serviceType: 'svc-control-storage',
+        name: 'Again',
+        expectedHost: '127.0.0.1',
+      });
+      expect(again.status).toBe(409);
+      expect(again.error?.code).toBe('NODE_ID_TAKEN');
 
-  it('installs them on target machines under the same ids; sources and authorizations keep working', async () => {
-    const takeOver = async (body: Record<string, unknown>) => {
-      const answer = await admin<CreateNodeResponse>('POST', '/api/config/nodes', body);
-      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-      return answer.body;
-    };
-    const storage = await takeOver({
-      nodeId: 'node-local-storage',
-      serviceType: 'svc-control-storage',
-      name: 'Storage on the file server',
-      expectedHost: '127.0.0.1',
-    });
-    expect(storage.node).toMatchObject({
-      nodeId: 'node-local-storage',
-      scope: 'EXTERNAL',
-      status: 'PENDING',
-    });
-    expect(storage.credentials.installCommands.map((command) => command.kind)).toContain('binary');
-    expect(storage.credentials.registryToken).toMatch(/^svc_rt_/);
-    const player = await takeOver({
-      nodeId: 'node-local-play-agent',
-      serviceType: 'svc-play-agent',
-      name: 'Player on the edge of the home network',
-      expectedHost: '127.0.0.1',
-    });
-    expect(player.node).toMatchObject({ scope: 'EXTERNAL', status: 'PENDING' });
-    // Taking a record over claims a licence slot like any worker node; a second time the id is taken.
-    expect((await admin<ListNodesResponse>('GET', '/api/config/nodes')).body.slotsUsed).toEqual({
-      storage: 1,
-      playAgent: 1,
-    });
-    const again = await admin('POST', '/api/config/nodes', {
-      nodeId: 'node-local-storage',
-      serviceType: 'svc-control-storage',
-      name: 'Again',
-      expectedHost: '127.0.0.1',
-    });
-    expect(again.status).toBe(409);
-    expect(again.error?.code).toBe('NODE_ID_TAKEN');
+      // The target machines: each node registers with its record's registry token (not the service token).
+      await startNode('storage', {
+        SVC_DATA_DIR: storageData,
+        SVC_NODE_ID: 'node-local-storage',
+        SVC_REGISTRY_TOKEN: storage.credentials.registryToken!,
+      });
+      const playAgent = await startNode('play-agent', {
+        PLAY_AGENT_REGISTRY_TOKEN: player.credentials.registryToken!,
+      });
+      for (const nodeId of ['node-local-storage', 'node-local-play-agent']) {
+        await waitFor(async () => ((await node(nodeId)).status === 'ONLINE' ? true : undefined), 60_000);
+      }
 
-    // The target machines: each node registers with its record's registry token (not the service token).
-    await startNode('storage', {
-      SVC_DATA_DIR: storageData,
-      SVC_NODE_ID: 'node-local-storage',
-      SVC_REGISTRY_TOKEN: storage.credentials.registryToken!,
-    });
-    const playAgent = await startNode('play-agent', {
-      PLAY_AGENT_REGISTRY_TOKEN: player.credentials.registryToken!,
-    });
-    for (const nodeId of ['node-local-storage', 'node-local-play-agent']) {
-      await waitFor(async () => ((await node(nodeId)).status === 'ONLINE' ? true : undefined), 60_000);
-    }
+      // The library's source names node-local-storage: a new full scan reads it through the new node.
+      const rescan = await admin('POST', `/api/media/libraries/${libraryId}/scan`, { mode: 'full' });
+      expect(rescan.status).toBe(202);
+      await scanned();
+      expect(await itemCount()).toBe(itemsBefore);
 
-    // The library's source names node-local-storage: a new full scan reads it through the new node.
-    const rescan = await admin('POST', `/api/media/libraries/${libraryId}/scan`, { mode: 'full' });
-    expect(rescan.status).toBe(202);
-    await scanned();
-    expect(await itemCount()).toBe(itemsBefore);
-
-    // The viewer's authorization names node-local-play-agent: the route is offered and playback signs in there.
-    const login = await control.api<{ accessToken: string }>('POST', '/api/auth/login', {
-      body: { username: 'viewer', password: CONSOLE_PASSWORD, client: 'portal' },
-    });
-    const routes = await control.api<PlaybackRoutesResponse>('GET', '/api/config/me/playback-routes', {
-      bearer: login.body.accessToken,
-    });
-    expect(routes.body.routes).toEqual([
-      expect.objectContaining({ kind: 'node', id: 'node-local-play-agent', health: 'online' }),
-    ]);
-    const playAgentUrl = `http://127.0.0.1:${playAgent.context.settings.playAgent.listenPort}`;
-    const viewer = await signInPlayer(playAgentUrl, EMBY_AUTH, {
-      username: 'viewer',
-      password: CONSOLE_PASSWORD,
-    });
-    const items = await call<{ Items: unknown[] }>(
-      playAgentUrl,
-      'GET',
-      `/emby/Users/${viewer.userId}/Items?Recursive=true&IncludeItemTypes=Movie`,
-      { headers: { 'x-emby-token': viewer.token } },
-    );
-    expect(items.status).toBe(200);
-    expect(items.body.Items.length).toBe(itemsBefore);
-    const view: NodeView = await node('node-local-play-agent');
-    expect(view.status).toBe('ONLINE');
-  });
+      // The viewer's authorization names node-local-play-agent: the route is offered and playback signs in there.
+      const login = await control.api<{ accessToken: string }>('POST', '/api/auth/login', {
+        body: { username: 'viewer', password: CONSOLE_PASSWORD, client: 'portal' },
+      });
+      const routes = await control.api<PlaybackRoutesResponse>('GET', '/api/config/me/playback-routes', {
+        bearer: login.body.accessToken,
+      });
+      expect(routes.body.routes).toEqual([
+        expect.objectContaining({ kind: 'node', id: 'node-local-play-agent', health: 'online' }),
+      ]);
+      const playAgentUrl = `http://127.0.0.1:${playAgent.context.settings.playAgent.listenPort}`;
+      const viewer = await signInPlayer(playAgentUrl, EMBY_AUTH, {
+        username: 'viewer',
+        password: CONSOLE_PASSWORD,
+      });
+      const items = await call<{ Items: unknown[] }>(
+        playAgentUrl,
+        'GET',
+        `/emby/Users/${viewer.userId}/Items?Recursive=true&IncludeItemTypes=Movie`,
+        { headers: { 'x-emby-token': viewer.token } },
+      );
+      expect(items.status).toBe(200);
+      expect(items.body.Items.length).toBe(itemsBefore);
+      const view: NodeView = await node('node-local-play-agent');
+      expect(view.status).toBe('ONLINE');
+    },
+  );
 });
