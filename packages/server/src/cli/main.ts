@@ -17,10 +17,10 @@ Usage:
                                  drop the copies a failed move left on the control PostgreSQL
   svc migrate backup --backup-dir DIR | restore --backup-dir DIR --confirm
                                  full backup of a stopped deployment / put one back
-  svc migrate legacy-precheck --legacy-url URL --env-file FILE
+  svc migrate legacy-precheck --legacy-url URL --settings-file FILE
                                  legacy multi-container -> standalone: read-only pre-check and impact report
   svc migrate legacy-promote --legacy-url URL --storage-node ID --play-agent-node ID --backup-dir DIR
-                             --env-file FILE [--legacy-storage-data DIR] [--legacy-vfs-cache DIR] --confirm
+                             --settings-file FILE [--legacy-storage-data DIR] [--legacy-vfs-cache DIR] --confirm
                                  import the legacy install into this standalone, keeping the chosen node ids
   svc admin create --username NAME [--display-name NAME] [--password-stdin]
                                  create an administrator (asks for the password, or reads it from stdin)

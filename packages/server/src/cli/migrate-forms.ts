@@ -201,14 +201,14 @@ const LEGACY_OPTIONS = {
   'legacy-suffix': STRING,
   'legacy-storage-database': STRING,
   'legacy-storage-url': STRING,
-  'env-file': STRING,
+  'settings-file': STRING,
 } as const;
 
 async function legacyPrecheckCommand(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: LEGACY_OPTIONS });
   const result = await legacyPrecheck({
     layout: legacyLayout(values),
-    envFile: path.resolve(required(values['env-file'], '--env-file')),
+    envFile: path.resolve(required(values['settings-file'], '--settings-file')),
     out,
   });
   return result.written === null ? EXIT.precondition : EXIT.ok;
@@ -237,7 +237,7 @@ async function legacyPromoteCommand(args: string[], settings: Settings): Promise
     playAgentNodeId: values['play-agent-node'],
     confirm: values.confirm,
     backupDir: path.resolve(required(values['backup-dir'], '--backup-dir')),
-    envFile: path.resolve(required(values['env-file'], '--env-file')),
+    envFile: path.resolve(required(values['settings-file'], '--settings-file')),
     migrations: SERVICE_MIGRATIONS,
     logger: createLogger({ level: 'warn', component: 'migrate' }),
     out,

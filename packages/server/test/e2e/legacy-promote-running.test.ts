@@ -119,7 +119,7 @@ describe.skipIf(!databaseUrl)('legacy layout → svc migrate legacy-promote → 
       const root = folder('standalone');
       const dataDir = path.join(root, 'data');
       const envFile = path.join(root, '.env');
-      // The operator's environment file exists (the pre-check writes into it; Node also reads --env-file itself).
+      // The operator's environment file exists (the pre-check writes into it).
       await writeFile(envFile, '# standalone settings\n');
 
       const promote = runSvc(
@@ -128,7 +128,7 @@ describe.skipIf(!databaseUrl)('legacy layout → svc migrate legacy-promote → 
           'legacy-promote',
           '--legacy-suffix',
           suffix,
-          '--env-file',
+          '--settings-file',
           envFile,
           '--storage-node',
           'node-legacy-st1',
