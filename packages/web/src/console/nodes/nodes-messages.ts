@@ -146,6 +146,7 @@ const en = {
     listenPort: 'Listen port',
     listenPortHint:
       'Once the play-agent has registered: the port it reported; before that, the configured one.',
+    installOnTarget: 'Install on a target machine',
     directAddress:
       'Not set: users receive the direct address, http at port {{port}} of {{host}}, until you set one (for example after putting an HTTPS proxy in front).',
     directHostBuiltIn: 'the host they reached the console with',
@@ -378,6 +379,7 @@ const zh: Shape<typeof en> = {
     expectedAddress: '预期地址',
     listenPort: '监听端口',
     listenPortHint: '播放节点注册后为其报告的端口；注册前为配置的端口。',
+    installOnTarget: '在目标机器上安装',
     directAddress:
       '未设置：在您设置外部地址之前（例如在前面部署 HTTPS 代理之后），用户获得直连地址：{{host}} 的 {{port}} 端口（HTTP）。',
     directHostBuiltIn: '用户访问控制台所用的主机',
