@@ -31,6 +31,7 @@ export const AUDIT_ACTIONS = [
   'settings.metadata-provider',
   'settings.inbound-webhook-token',
   'settings.mcp',
+  'settings.node-image',
   // Licence and edition.
   'license.activate',
   'license.edition-upgrade',

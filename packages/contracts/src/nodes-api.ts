@@ -370,3 +370,30 @@ export const binaryStatusSchema = z.object({
   message: z.string(),
 });
 export type BinaryStatus = z.infer<typeof binaryStatusSchema>;
+
+/** A container image reference as `docker pull` takes it (registry/name:tag or @digest). */
+export const containerImageReferenceSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9][A-Za-z0-9._/:@-]{0,254}$/, 'not a container image reference');
+
+/**
+ * GET /api/config/system-settings/node-image and the answer of PUT: the images the container install kinds
+ * name. `image`/`imageFfmpeg` are in force: the stored value, else the environment default
+ * (SVC_NODE_IMAGE, SVC_NODE_IMAGE_FFMPEG).
+ */
+export const nodeImageSettingsSchema = z.object({
+  image: z.string(),
+  imageFfmpeg: z.string(),
+  /** The stored values (null: the environment default applies). */
+  stored: z.object({ image: z.string().nullable(), imageFfmpeg: z.string().nullable() }),
+  defaults: z.object({ image: z.string(), imageFfmpeg: z.string() }),
+  updatedAt: z.string().nullable(),
+});
+export type NodeImageSettings = z.infer<typeof nodeImageSettingsSchema>;
+
+/** PUT /api/config/system-settings/node-image: null returns a field to its environment default. */
+export const updateNodeImageSettingsRequestSchema = z.strictObject({
+  image: containerImageReferenceSchema.nullable(),
+  imageFfmpeg: containerImageReferenceSchema.nullable(),
+});
+export type UpdateNodeImageSettingsRequest = z.infer<typeof updateNodeImageSettingsRequestSchema>;

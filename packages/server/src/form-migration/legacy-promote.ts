@@ -37,6 +37,7 @@ import {
   withLegacyControl,
   type LegacyLayout,
 } from './legacy-layout.js';
+import { carryLegacyRetention, type LegacyRetentionOutcome } from './legacy-retention.js';
 import { BACKUP_FILES, writeJson } from './migration-report.js';
 
 export interface LegacyPromoteOptions {
@@ -63,6 +64,8 @@ export interface LegacyPromoteResult {
   tables: Partial<Record<ServiceDatabaseName, Record<string, number>>>;
   folders: Record<string, FolderSummary>;
   checklist: ChecklistItem[];
+  /** The activity-log retention the standalone ends with (kept, or the legacy history's V242 value). */
+  retention?: LegacyRetentionOutcome;
 }
 
 const SECRET_KEY = path.join('secrets', 'storage-secret-key');
@@ -273,6 +276,18 @@ export async function legacyPromote(options: LegacyPromoteOptions): Promise<Lega
       } finally {
         await source.close();
       }
+    }
+
+    const user = await openAt(target, 'svc_user', logger);
+    try {
+      result.retention = await carryLegacyRetention(user.db, options.clock ?? systemClock);
+      out(
+        `  activity-log retention: ${result.retention.days} days (${
+          result.retention.source === 'kept' ? 'the stored value, kept' : 'no stored value: the V242 value'
+        })`,
+      );
+    } finally {
+      await user.close();
     }
 
     out('4. promote the chosen nodes, keeping their ids');

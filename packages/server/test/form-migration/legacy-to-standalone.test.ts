@@ -22,8 +22,10 @@ import {
   SERVICE_DATABASE_NAMES,
   type ServiceDatabaseName,
 } from '../../src/platform/db/index.js';
+import { ACTIVITY_RETENTION_KEY } from '../../src/services/user/reports/retention.service.js';
 import { postgresTestUrl, quietLogger } from '../support/databases.js';
 import { seedControl, seedStorage } from '../support/form-fixtures.js';
+import { retentionShown } from '../support/retention-shown.js';
 
 const databaseUrl = postgresTestUrl();
 const logger = quietLogger();
@@ -248,6 +250,8 @@ describe.skipIf(!databaseUrl)('legacy multi-container → standalone', () => {
             expect(Object.keys(after.tables)).toEqual(Object.keys(legacyBefore[name]!.tables));
             for (const table of Object.keys(after.tables)) {
               if (name === 'svc_config' && table === 'nodes') continue;
+              // the one row the promotion adds: the retention of the legacy history (checked below)
+              if (name === 'svc_user' && table === 'system_settings') continue;
               expect({ table, ...after.tables[table] }).toEqual({
                 table,
                 ...legacyBefore[name]!.tables[table],
@@ -256,6 +260,17 @@ describe.skipIf(!databaseUrl)('legacy multi-container → standalone', () => {
             expect(after.sequences).toEqual(legacyBefore[name]!.sequences);
             // the legacy install is unchanged: rollback is starting the old containers again
             expect(await fingerprintLegacy(layout, name)).toEqual(legacyBefore[name]);
+          }
+          // Activity-log retention: the legacy install stored none, so the standalone shows the V242 value.
+          expect(result.retention).toEqual({ days: 365, source: 'legacy-history' });
+          expect(await retentionShown(target, logger)).toBe(365);
+          const user = await openAt(target, 'svc_user', logger);
+          try {
+            const { rows } = await sql<{ key: string }>`SELECT key FROM system_settings
+              EXCEPT SELECT ${ACTIVITY_RETENTION_KEY}`.execute(user.db);
+            expect(rows.length).toBe(legacyBefore.svc_user!.tables.system_settings?.rows ?? 0);
+          } finally {
+            await user.close();
           }
           const config = await openAt(target, 'svc_config', logger);
           const legacyConfig = await openExistingDatabase(databaseUrl!, layout.names.svc_config);

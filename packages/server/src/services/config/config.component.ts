@@ -23,6 +23,8 @@ import { DeploymentService } from './deployment/deployment.service.js';
 import { registerLegacyNodesRoutes } from './deployment/legacy-nodes.routes.js';
 import { LegacyNodesService } from './deployment/legacy-nodes.service.js';
 import { registerBinaryRoutes } from './install/binaries.routes.js';
+import { registerNodeImageSettingsRoutes } from './install/node-image-settings.routes.js';
+import { NodeImageSettingsService } from './install/node-image-settings.service.js';
 import { BinariesService, bundledBinariesDir } from './install/binaries.service.js';
 import { nodeInstallBaseUrl } from './install/install-base-url.js';
 import { InstallRepository } from './install/install.repository.js';
@@ -114,6 +116,12 @@ function createServices(
     playAgent: settings.embeddedPlayAgentNodeId,
   };
   const configUrl = nodeInstallBaseUrl(settings);
+  // The images of container installs: the console's setting, each field defaulting to its environment variable.
+  const nodeImages = new NodeImageSettingsService(
+    repositories.settings,
+    { image: settings.nodeImage, imageFfmpeg: settings.nodeImageFfmpeg },
+    clock,
+  );
   const nodes = new NodesService(repositories.nodes, clock);
   const registry = new RegistryService(repositories.registry, nodes, serviceToken);
   const newestUserService = async () => newestBaseUrl(await registry.liveInstances({ service: 'svc-user' }));
@@ -182,19 +190,18 @@ function createServices(
       nodes: nodeManagement,
       facts: new HttpSetupFactSources((filter) => registry.liveInstances(filter), serviceToken),
     }),
+    nodeImages,
     install: new NodeInstallService(repositories.install, {
       configUrl,
       serviceToken,
-      nodeImage: settings.nodeImage,
-      nodeImageFfmpeg: settings.nodeImageFfmpeg,
+      images: () => nodeImages.images(),
       version: SVC_VERSION,
     }),
     binaries: new BinariesService(repositories.install, {
       binariesDir: settings.binariesDir,
       bundledBinariesDir: bundledBinariesDir(),
       controlVersion: SVC_VERSION,
-      dockerImage: settings.nodeImage,
-      dockerImageFfmpeg: settings.nodeImageFfmpeg,
+      images: () => nodeImages.images(),
     }),
     prober: new ManualAddressProber({
       manualEndpoints: repositories.manualEndpoints,
@@ -277,6 +284,7 @@ export const configComponentFactory =
     // Install scripts and node binaries (docs/node-install.md).
     registerNodeInstallRoutes(app, services.install);
     registerBinaryRoutes(app, services.binaries);
+    registerNodeImageSettingsRoutes(app, services.nodeImages, audit);
     options.expose?.({
       database,
       nodes: repositories.nodes,

@@ -35,8 +35,7 @@ describe('node binary served by the config service', () => {
       binariesDir: configured,
       bundledBinariesDir: bundled,
       controlVersion: '9.9.9',
-      dockerImage: 'svc-node:9.9.9',
-      dockerImageFfmpeg: 'svc-node:9.9.9-ffmpeg',
+      images: () => Promise.resolve({ image: 'svc-node:9.9.9', imageFfmpeg: 'svc-node:9.9.9-ffmpeg' }),
     });
   const download = async () => {
     const opened = await service().open('svc-play-agent', TOKEN);

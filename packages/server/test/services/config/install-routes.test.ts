@@ -273,4 +273,67 @@ describe.each(installBackends())('node installation routes on $label', (backend)
       expect((await entrance('/api/config/binaries/status')).status).toBe(401);
     });
   });
+
+  describe('container image setting', () => {
+    const SETTING = '/api/config/system-settings/node-image';
+    const put = async (body: unknown, headers: Record<string, string>) => {
+      const response = await injectInto(install, 'config', {
+        method: 'PUT',
+        url: SETTING,
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      return {
+        status: response.status,
+        body: JSON.parse(response.raw.toString('utf8')) as Record<string, unknown>,
+      };
+    };
+    const script = async (query = '') =>
+      (await direct(`/api/config/nodes/install/${tokens.player!.nodeToken}/docker${query}`)).text;
+
+    it('names the stored image in the generated container script; null returns to the environment', async () => {
+      const initial = await direct(SETTING, admin(['node']));
+      expect(JSON.parse(initial.text)).toEqual({
+        image: 'registry.example.com/svc-media:0.1.0',
+        imageFfmpeg: 'registry.example.com/svc-media:0.1.0-ffmpeg',
+        stored: { image: null, imageFfmpeg: null },
+        defaults: {
+          image: 'registry.example.com/svc-media:0.1.0',
+          imageFfmpeg: 'registry.example.com/svc-media:0.1.0-ffmpeg',
+        },
+        updatedAt: null,
+      });
+      expect((await put({ image: 'a b', imageFfmpeg: null }, admin(['node']))).status).toBe(400);
+      expect((await put({ image: 'x:1' }, admin(['node']))).status).toBe(400);
+      expect((await put({ image: 'x:1', imageFfmpeg: null }, admin(['settings']))).status).toBe(403);
+
+      const saved = await put(
+        { image: 'ghcr.io/example/svc-node:2.0', imageFfmpeg: 'ghcr.io/example/svc-node:2.0-ffmpeg' },
+        admin(['node']),
+      );
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({
+        image: 'ghcr.io/example/svc-node:2.0',
+        imageFfmpeg: 'ghcr.io/example/svc-node:2.0-ffmpeg',
+      });
+      expect(await script()).toContain("readonly IMAGE_GENERATED='ghcr.io/example/svc-node:2.0'");
+      expect(await script('?ffmpeg=true')).toContain(
+        "readonly IMAGE_GENERATED='ghcr.io/example/svc-node:2.0-ffmpeg'",
+      );
+      const status = JSON.parse(
+        (await direct('/api/config/binaries/status', admin(['node']))).text,
+      ) as Record<string, unknown>;
+      expect(status).toMatchObject({ dockerImage: 'ghcr.io/example/svc-node:2.0' });
+
+      // Only a plain image stored: it serves the ffmpeg variant too.
+      await put({ image: 'ghcr.io/example/svc-node:3.0', imageFfmpeg: null }, admin(['node']));
+      expect(await script('?ffmpeg=true')).toContain(
+        "readonly IMAGE_GENERATED='ghcr.io/example/svc-node:3.0'",
+      );
+
+      const reset = await put({ image: null, imageFfmpeg: null }, admin(['node']));
+      expect(reset.body).toMatchObject({ image: 'registry.example.com/svc-media:0.1.0' });
+      expect(await script()).toContain("readonly IMAGE_GENERATED='registry.example.com/svc-media:0.1.0'");
+    });
+  });
 });

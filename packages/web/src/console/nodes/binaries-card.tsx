@@ -6,6 +6,7 @@ import { QueryState } from '../../shell/query-state.js';
 import { shortDigest, versionMismatch, type BinaryStatus } from './binaries-status.js';
 import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { endpoints } from '@svc/contracts';
+import { NodeImageSettingsForm } from './node-image-form.js';
 
 /** Whether the config service can hand out the node binary, and which images the docker commands use. */
 export function BinariesCard() {
@@ -19,6 +20,7 @@ export function BinariesCard() {
       <QueryState query={query} skeletonRows={4}>
         {(status) => <BinariesBody status={status} />}
       </QueryState>
+      <NodeImageSettingsForm />
     </Card>
   );
 }

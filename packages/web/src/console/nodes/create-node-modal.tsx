@@ -49,6 +49,11 @@ const SERVICE_TYPES: NodeServiceType[] = [
   'manual-play-agent-endpoint',
 ];
 
+export interface CreateNodePreset {
+  nodeId: string;
+  serviceType: NodeServiceType;
+}
+
 export interface CreateNodeContext {
   edition: Edition;
   slotsUsed: ListNodesResponse['slotsUsed'];
@@ -60,10 +65,13 @@ export function CreateNodeModal({
   opened,
   onClose,
   context,
+  preset,
 }: {
   opened: boolean;
   onClose: () => void;
   context: CreateNodeContext;
+  /** Id and type to start from (a node awaiting install on a target machine). */
+  preset?: CreateNodePreset | undefined;
 }) {
   const { t } = useTranslation('nodes');
   const [created, setCreated] = useState<CreateNodeResponse | null>(null);
@@ -81,7 +89,7 @@ export function CreateNodeModal({
       {created ? (
         <CreatedNode created={created} onClose={close} />
       ) : (
-        opened && <CreateNodeForm context={context} onClose={close} onCreated={setCreated} />
+        opened && <CreateNodeForm context={context} preset={preset} onClose={close} onCreated={setCreated} />
       )}
     </Modal>
   );
@@ -89,10 +97,12 @@ export function CreateNodeModal({
 
 function CreateNodeForm({
   context,
+  preset,
   onClose,
   onCreated,
 }: {
   context: CreateNodeContext;
+  preset: CreateNodePreset | undefined;
   onClose: () => void;
   onCreated: (answer: CreateNodeResponse) => void;
 }) {
@@ -102,7 +112,9 @@ function CreateNodeForm({
     toCreateRequest(values),
   );
   const form = useForm<CreateNodeValues>({
-    initialValues: emptyCreateValues(standalone ? 'manual-play-agent-endpoint' : 'svc-control-storage'),
+    initialValues: preset
+      ? { ...emptyCreateValues(preset.serviceType), nodeId: preset.nodeId }
+      : emptyCreateValues(standalone ? 'manual-play-agent-endpoint' : 'svc-control-storage'),
     validateInputOnChange: ['nodeId'],
     validate: (values) => {
       const errors = markEmptyRequired(

@@ -19,7 +19,14 @@ import { NodeActionModal, type NodeAction } from './node-action-modal.js';
 import { ProbeBadge, ScopeBadges, StatusBadge } from './node-badges.js';
 import { NodeCredentials } from './node-credentials.js';
 import { ProxySnippetCard } from './proxy-snippet-card.js';
-import { canDelete, isEmbedded, isManualAddress, lifecycleBlock, serviceTypeKey } from './node-status.js';
+import {
+  canDelete,
+  installOnTargetLink,
+  isEmbedded,
+  isManualAddress,
+  lifecycleBlock,
+  serviceTypeKey,
+} from './node-status.js';
 import { useEndpointQuery } from '../../api/endpoint-hooks.js';
 import { useSession } from '../../session/session.js';
 
@@ -74,6 +81,7 @@ function NodeDetailBody({ node }: { node: NodeView }) {
   const uninstallBlock = lifecycleBlock(node, 'uninstall');
   const blockReason = upgradeBlock ?? uninstallBlock;
   const close = () => setAction(null);
+  const installLink = installOnTargetLink(node);
   // Reverse-proxy rule 8: a play-agent without an external address is handed out at its direct address.
   const directAddressHint =
     node.serviceType === 'svc-play-agent' && node.externalAddress === null && node.listenPort !== null
@@ -89,6 +97,11 @@ function NodeDetailBody({ node }: { node: NodeView }) {
         title={node.name}
         actions={
           <Group gap="xs">
+            {installLink !== null && (
+              <Button component={Link} to={installLink} data-testid="node-install-on-target">
+                {t('detail.installOnTarget')}
+              </Button>
+            )}
             {node.serviceType === 'svc-play-agent' && session.can('cache') ? (
               <Button
                 variant="default"

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  INSTALL_ON_TARGET_PARAMS,
+  installOnTargetLink,
   canDelete,
   canSendUninstallOnDelete,
   editableFields,
@@ -114,5 +116,22 @@ describe('sortNodes', () => {
       'node-m',
     ]);
     expect(nodes[0]?.nodeId).toBe('node-m');
+  });
+});
+
+describe('install on a target machine', () => {
+  it('links a node awaiting install to the create form with its id and type, and no other node', () => {
+    const node = {
+      nodeId: 'node-local-play-agent',
+      serviceType: 'svc-play-agent',
+      status: 'AWAITING_INSTALL',
+    } as const;
+    const link = installOnTargetLink(node);
+    expect(link).toBe('/console/nodes?install=node-local-play-agent&type=svc-play-agent');
+    const query = new URLSearchParams(link!.split('?')[1]);
+    expect(query.get(INSTALL_ON_TARGET_PARAMS.nodeId)).toBe('node-local-play-agent');
+    expect(query.get(INSTALL_ON_TARGET_PARAMS.serviceType)).toBe('svc-play-agent');
+    for (const status of ['ONLINE', 'PENDING', 'offline'] as const)
+      expect(installOnTargetLink({ ...node, status })).toBeNull();
   });
 });

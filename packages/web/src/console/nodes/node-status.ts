@@ -109,3 +109,21 @@ export function sortNodes<T extends Pick<NodeView, 'scope' | 'serviceType' | 'na
       a.nodeId.localeCompare(b.nodeId),
   );
 }
+
+/** Query of /console/nodes that opens the create form pre-filled with a node's id and type. */
+export const INSTALL_ON_TARGET_PARAMS = { nodeId: 'install', serviceType: 'type' } as const;
+
+/**
+ * For a node awaiting install on a target machine: the nodes page address whose create form is pre-filled with
+ * the same id and type; null for any other node.
+ */
+export function installOnTargetLink(
+  node: Pick<NodeView, 'nodeId' | 'serviceType' | 'status'>,
+): string | null {
+  if (node.status !== 'AWAITING_INSTALL') return null;
+  const query = new URLSearchParams({
+    [INSTALL_ON_TARGET_PARAMS.nodeId]: node.nodeId,
+    [INSTALL_ON_TARGET_PARAMS.serviceType]: node.serviceType,
+  });
+  return `/console/nodes?${query.toString()}`;
+}

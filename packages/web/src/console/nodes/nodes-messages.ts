@@ -67,6 +67,15 @@ const en = {
     dockerImage: 'Docker image',
     dockerImageFfmpeg: 'Docker image (ffmpeg)',
     versionMismatch: 'The binary is version {{version}}, the control plane runs {{control}}.',
+    imageTitle: 'Container image of worker installs',
+    imageSetting: 'Image',
+    imageSettingHelp:
+      'Image the docker install and upgrade commands pull; empty: the SVC_NODE_IMAGE default ({{image}}). Applies to the next generated command.',
+    imageFfmpegSetting: 'Image with ffmpeg',
+    imageFfmpegSettingHelp:
+      'Used when ffmpeg is chosen; empty: the SVC_NODE_IMAGE_FFMPEG default, or the image above when set.',
+    imageSave: 'Save images',
+    imageSaved: 'Container images saved',
   },
   legacy: {
     title: 'Nodes of a legacy install',
@@ -137,6 +146,7 @@ const en = {
     listenPort: 'Listen port',
     listenPortHint:
       'Once the play-agent has registered: the port it reported; before that, the configured one.',
+    installOnTarget: 'Install on a target machine',
     directAddress:
       'Not set: users receive the direct address, http at port {{port}} of {{host}}, until you set one (for example after putting an HTTPS proxy in front).',
     directHostBuiltIn: 'the host they reached the console with',
@@ -294,6 +304,15 @@ const zh: Shape<typeof en> = {
     dockerImage: 'Docker 镜像',
     dockerImageFfmpeg: 'Docker 镜像（含 ffmpeg）',
     versionMismatch: '节点程序版本为 {{version}}，控制端运行的是 {{control}}。',
+    imageTitle: '工作节点安装使用的容器镜像',
+    imageSetting: '镜像',
+    imageSettingHelp:
+      'docker 安装和升级命令拉取的镜像；留空则使用 SVC_NODE_IMAGE 默认值（{{image}}）。对之后生成的命令生效。',
+    imageFfmpegSetting: '含 ffmpeg 的镜像',
+    imageFfmpegSettingHelp:
+      '选择 ffmpeg 时使用；留空则使用 SVC_NODE_IMAGE_FFMPEG 默认值，或上面已设置的镜像。',
+    imageSave: '保存镜像',
+    imageSaved: '容器镜像已保存',
   },
   legacy: {
     title: '旧版安装遗留的节点',
@@ -360,6 +379,7 @@ const zh: Shape<typeof en> = {
     expectedAddress: '预期地址',
     listenPort: '监听端口',
     listenPortHint: '播放节点注册后为其报告的端口；注册前为配置的端口。',
+    installOnTarget: '在目标机器上安装',
     directAddress:
       '未设置：在您设置外部地址之前（例如在前面部署 HTTPS 代理之后），用户获得直连地址：{{host}} 的 {{port}} 端口（HTTP）。',
     directHostBuiltIn: '用户访问控制台所用的主机',

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { AppError, forbidden, notFound, unauthorized } from '../../../platform/http/errors.js';
 import { type WorkerServiceType, isWorkerServiceType } from './install-kinds.js';
 import type { InstallRepository } from './install.repository.js';
+import type { NodeImages } from './node-image-settings.service.js';
 
 /**
  * Layout of SVC_BINARIES_DIR (docs/node-install.md): ONE executable serves both worker types, because the
@@ -60,8 +61,8 @@ export class BinariesService {
        */
       bundledBinariesDir?: string | undefined;
       controlVersion: string;
-      dockerImage: string;
-      dockerImageFfmpeg: string;
+      /** The images the container install kinds name (the console setting, else the environment default). */
+      images: () => Promise<NodeImages>;
     },
   ) {}
 
@@ -124,6 +125,7 @@ export class BinariesService {
           .split(/\s+/)[0]
           ?.match(/^[0-9a-f]{64}$/)?.[0] ?? null)
       : null;
+    const images = await this.options.images();
     return {
       provided,
       file: NODE_BINARY_FILE,
@@ -134,8 +136,8 @@ export class BinariesService {
       modifiedAt: provided && info ? info.mtime.toISOString() : null,
       services: SERVICES,
       controlVersion: this.options.controlVersion,
-      dockerImage: this.options.dockerImage,
-      dockerImageFfmpeg: this.options.dockerImageFfmpeg,
+      dockerImage: images.image,
+      dockerImageFfmpeg: images.imageFfmpeg,
       message: provided
         ? `the config service provides the node binary ${version ?? '(version unknown: no VERSION file)'} for storage nodes and play-agents${bundled ? ' (built with this program; a binary in SVC_BINARIES_DIR would take its place)' : ''}`
         : `the config service provides no binary: put ${NODE_BINARY_FILE} into SVC_BINARIES_DIR (npm run build:node-binary -- --out <SVC_BINARIES_DIR>)`,

@@ -1,5 +1,6 @@
 import { type InstallKind, isInstallKind, kindAllowed } from './install-kinds.js';
 import type { InstallRepository, InstallTarget } from './install.repository.js';
+import type { NodeImages } from './node-image-settings.service.js';
 import { generateNodeScript } from './script-generator.js';
 
 export interface NodeInstallOptions {
@@ -7,8 +8,8 @@ export interface NodeInstallOptions {
   configUrl: string;
   /** Delivered to worker nodes by first installs (docs/node-install.md, "Credentials"). */
   serviceToken: string;
-  nodeImage: string;
-  nodeImageFfmpeg: string;
+  /** The images the container kinds name, read per script (the console setting, else the environment). */
+  images: () => Promise<NodeImages>;
   version: string;
 }
 
@@ -40,6 +41,7 @@ export class NodeInstallService {
     const node = await this.nodes.findByNodeToken(token);
     if (!node || !this.offers(node, kind)) return { kind: 'invalid' };
     const withFfmpeg = ffmpeg && node.serviceType === 'svc-play-agent';
+    const images = await this.options.images();
     const script = generateNodeScript({
       kind,
       node: {
@@ -56,7 +58,7 @@ export class NodeInstallService {
       configBaseUrl: this.options.configUrl,
       serviceToken: this.options.serviceToken,
       ffmpeg: withFfmpeg,
-      image: withFfmpeg ? this.options.nodeImageFfmpeg : this.options.nodeImage,
+      image: withFfmpeg ? images.imageFfmpeg : images.image,
       version: this.options.version,
     });
     return { kind: 'script', script };

@@ -25,6 +25,12 @@ const storedSchema = z.object({
   days: z.number().int().min(ACTIVITY_RETENTION_MIN_DAYS).max(ACTIVITY_RETENTION_MAX_DAYS),
 });
 
+/** The days of a stored retention row, or undefined when absent or unreadable (then the default applies). */
+export function storedRetentionDays(value: unknown): number | undefined {
+  const parsed = storedSchema.safeParse(value);
+  return parsed.success ? parsed.data.days : undefined;
+}
+
 export interface RetentionServiceDeps {
   accounts: Pick<Port<AccountsRepository>, 'findById'>;
   settings: Pick<Port<SystemSettingsRepository>, 'get'>;
@@ -39,8 +45,7 @@ export class RetentionService {
   constructor(private readonly deps: RetentionServiceDeps) {}
 
   private async days(settings: Pick<Port<SystemSettingsRepository>, 'get'>): Promise<number> {
-    const parsed = storedSchema.safeParse(await settings.get(ACTIVITY_RETENTION_KEY));
-    return parsed.success ? parsed.data.days : ACTIVITY_RETENTION_DEFAULT_DAYS;
+    return storedRetentionDays(await settings.get(ACTIVITY_RETENTION_KEY)) ?? ACTIVITY_RETENTION_DEFAULT_DAYS;
   }
 
   private answer(days: number): ActivityRetentionResponse {
