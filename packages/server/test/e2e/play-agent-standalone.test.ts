@@ -17,7 +17,7 @@ import { installBackends } from '../support/install-backends.js';
 import { mediaFixtures } from '../support/media-fixtures.js';
 import { call, type Json } from '../support/playback-install.js';
 import { portEnv } from '../support/ports.js';
-import { waitFor } from '../support/runtime.js';
+import { standaloneWithLibrary } from '../support/standalone-setup.js';
 import { isAlive, runSvc, type SvcProcess } from '../support/svc-process.js';
 
 const run = promisify(execFile);
@@ -54,34 +54,7 @@ describe.each(installBackends())('players against svc standalone on $label', (ba
       const entrance = `http://127.0.0.1:${env.SVC_FRONTEND_PORT}`;
       const playAgent = `http://${env.PLAY_AGENT_LISTEN}`;
 
-      await call(entrance, 'POST', '/api/auth/setup/admin', {
-        body: { username: 'root', password: 'root-password-1' },
-      });
-      const login = await call(entrance, 'POST', '/api/auth/login', {
-        body: { username: 'root', password: 'root-password-1', client: 'console' },
-      });
-      const admin = (method: string, route: string, body?: unknown) =>
-        call(entrance, method, route, { headers: { 'x-admin-token': String(login.body.adminToken) }, body });
-      // The built-in storage node registers with the config service shortly after the install is up.
-      await waitFor(async () =>
-        (await call(entrance, 'GET', '/api/storage/ping')).status === 200 ? true : undefined,
-      );
-      const mount = await admin('POST', '/api/storage/mounts', {
-        name: 'media',
-        provider: 'local',
-        config: { root: fixtures.library },
-      });
-      const library = await admin('POST', '/api/media/libraries', {
-        name: 'Movies',
-        type: 'movies',
-        sources: [{ nodeId: 'node-local-storage', mountId: mount.body.id, path: '/Movies' }],
-      });
-      // Creating the library started its first scan.
-      await waitFor(async () => {
-        const scan = (await admin('GET', `/api/media/libraries/${String(library.body.id)}/scan`)).body
-          .scan as Json | null;
-        return scan?.state === 'succeeded' ? true : undefined;
-      }, 120_000);
+      const { admin } = await standaloneWithLibrary(entrance, fixtures.library, '/Movies');
       const created = await admin('POST', '/api/auth/admin/users', {
         username: 'viewer',
         password: 'viewer-password-1',

@@ -9,6 +9,7 @@ import { SERVICE_TOKEN_HEADER } from '../../src/platform/service-token.js';
 import { call, type Json } from '../support/playback-install.js';
 import { portEnv } from '../support/ports.js';
 import { waitFor } from '../support/runtime.js';
+import { standaloneWithLibrary } from '../support/standalone-setup.js';
 import { isAlive, runSvc, type SvcProcess } from '../support/svc-process.js';
 
 const run = promisify(execFile);
@@ -61,33 +62,7 @@ describe('playback reports across a stop during streaming (embedded database)', 
       await svc.waitForLog(/standalone edition is up/, 500_000);
       const entrance = `http://127.0.0.1:${env.SVC_FRONTEND_PORT}`;
       const playAgent = `http://${env.PLAY_AGENT_LISTEN}`;
-      await call(entrance, 'POST', '/api/auth/setup/admin', {
-        body: { username: 'root', password: 'root-password-1' },
-      });
-      const login = await call(entrance, 'POST', '/api/auth/login', {
-        body: { username: 'root', password: 'root-password-1', client: 'console' },
-      });
-      const admin = (method: string, route: string, body?: unknown) =>
-        call(entrance, method, route, { headers: { 'x-admin-token': String(login.body.adminToken) }, body });
-      await waitFor(async () =>
-        (await call(entrance, 'GET', '/api/storage/ping')).status === 200 ? true : undefined,
-      );
-      const mount = await admin('POST', '/api/storage/mounts', {
-        name: 'media',
-        provider: 'local',
-        config: { root: library },
-      });
-      expect(mount.status, mount.text).toBe(201);
-      const created = await admin('POST', '/api/media/libraries', {
-        name: 'Movies',
-        type: 'movies',
-        sources: [{ nodeId: 'node-local-storage', mountId: mount.body.id, path: '/' }],
-      });
-      await waitFor(async () => {
-        const scan = (await admin('GET', `/api/media/libraries/${String(created.body.id)}/scan`)).body
-          .scan as Json | null;
-        return scan?.state === 'succeeded' ? true : undefined;
-      }, 300_000);
+      const { admin } = await standaloneWithLibrary(entrance, library, '/');
       const viewer = await admin('POST', '/api/auth/admin/users', {
         username: 'viewer',
         password: 'viewer-password-1',
