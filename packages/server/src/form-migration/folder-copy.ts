@@ -63,14 +63,20 @@ export async function copyFolder(
   const expected = await summarizeFolder(source, excluded);
   await mkdir(target, { recursive: true });
   if (await exists(source)) {
-    await cp(source, target, {
-      recursive: true,
-      preserveTimestamps: true,
-      verbatimSymlinks: true,
-      errorOnExist: true,
-      force: false,
-      filter: (file) => !excluded.some((folder) => inside(path.resolve(file), folder)),
-    });
+    // Entry by entry into the (new or empty) target: Node 24's cp refuses an existing target folder itself
+    // under errorOnExist, which must stay on so nothing in the target is ever overwritten.
+    for (const entry of await readdir(source)) {
+      const from = path.join(source, entry);
+      if (excluded.some((folder) => inside(from, folder))) continue;
+      await cp(from, path.join(target, entry), {
+        recursive: true,
+        preserveTimestamps: true,
+        verbatimSymlinks: true,
+        errorOnExist: true,
+        force: false,
+        filter: (file) => !excluded.some((folder) => inside(path.resolve(file), folder)),
+      });
+    }
   }
   const copied = await summarizeFolder(target);
   if (copied.files < expected.files || copied.bytes < expected.bytes) {
