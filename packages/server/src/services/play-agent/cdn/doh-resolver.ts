@@ -1,6 +1,6 @@
 import { isIP } from 'node:net';
 import { request, type Dispatcher } from 'undici';
-import { isPublicAddress } from '../../storage/providers/network-guard.js';
+import { isPublicAddress } from '../../../platform/http/address-policy.js';
 import { DNS_TYPE_A, DNS_TYPE_AAAA, decodeDnsResponse, encodeDnsQuery } from './dns-message.js';
 
 const DNS_MESSAGE = 'application/dns-message';
