@@ -253,17 +253,8 @@ export class NodesRepository {
       .values({
         node_id: node.nodeId,
         service_type: node.serviceType,
-        name: node.name,
         scope: 'EXTERNAL',
-        node_token: newNodeToken(NODE_TOKEN_PREFIX),
-        registry_token: newNodeToken(REGISTRY_TOKEN_PREFIX),
-        expected_host: node.expectedHost,
-        expected_port: node.expectedPort,
-        listen_port: node.listenPort,
-        note: node.note,
-        external_protocol: node.external?.protocol ?? null,
-        external_host: node.external?.host ?? null,
-        external_port: node.external?.port ?? null,
+        ...workerPlacement(node),
         created_at: now,
         updated_at: now,
       })
@@ -285,16 +276,7 @@ export class NodesRepository {
         scope: 'EXTERNAL',
         status: 'PENDING',
         last_heartbeat_at: null,
-        name: node.name,
-        node_token: newNodeToken(NODE_TOKEN_PREFIX),
-        registry_token: newNodeToken(REGISTRY_TOKEN_PREFIX),
-        expected_host: node.expectedHost,
-        expected_port: node.expectedPort,
-        listen_port: node.listenPort,
-        note: node.note,
-        external_protocol: node.external?.protocol ?? null,
-        external_host: node.external?.host ?? null,
-        external_port: node.external?.port ?? null,
+        ...workerPlacement(node),
         disabled: false,
         updated_at: now,
       })
@@ -361,4 +343,20 @@ export class NodesRepository {
       return true;
     });
   }
+}
+
+/** What a new or taken-over worker record is given: its name, placement and fresh node and registry tokens. */
+function workerPlacement(node: NewWorkerNode) {
+  return {
+    name: node.name,
+    node_token: newNodeToken(NODE_TOKEN_PREFIX),
+    registry_token: newNodeToken(REGISTRY_TOKEN_PREFIX),
+    expected_host: node.expectedHost,
+    expected_port: node.expectedPort,
+    listen_port: node.listenPort,
+    note: node.note,
+    external_protocol: node.external?.protocol ?? null,
+    external_host: node.external?.host ?? null,
+    external_port: node.external?.port ?? null,
+  };
 }
