@@ -1,9 +1,8 @@
 import { useState } from 'react';
 import { Group } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import type { Library } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
-import { ConfirmDialog } from '../../shell/confirm-dialog.js';
+import { DeleteRecordDialog } from '../../shell/delete-record-dialog.js';
 import { DeleteIconButton, EditIconButton } from '../../shell/row-action-icons.js';
 import { LibraryFormModal } from './library-form-modal.js';
 import { endpoints } from '@svc/contracts';
@@ -31,25 +30,14 @@ export function LibraryActions({ library, onDeleted }: { library: Library; onDel
         testId="library-delete"
       />
       <LibraryFormModal opened={editing} library={library} onClose={() => setEditing(false)} />
-      <ConfirmDialog
-        opened={deleting}
-        title={t('list.deleteTitle')}
-        message={t('list.deleteMessage', { name: library.name })}
-        loading={remove.isPending}
-        error={remove.error}
-        onClose={() => {
-          remove.reset();
-          setDeleting(false);
-        }}
-        onConfirm={() =>
-          remove.mutate(library.id, {
-            onSuccess: () => {
-              notifications.show({ color: 'green', message: t('list.deleted', { name: library.name }) });
-              setDeleting(false);
-              onDeleted?.();
-            },
-          })
-        }
+      <DeleteRecordDialog
+        record={deleting ? library : undefined}
+        variables={library.id}
+        mutation={remove}
+        namespace="libraries"
+        keyPrefix="list"
+        onClose={() => setDeleting(false)}
+        onDeleted={onDeleted}
       />
     </Group>
   );

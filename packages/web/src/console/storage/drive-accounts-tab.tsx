@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Badge, Button, Code, Group, Table, Text } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPlus } from '@tabler/icons-react';
 import { endpoints, type DriveAccount } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { formatDateTime } from '../../i18n/format.js';
-import { ConfirmDialog } from '../../shell/confirm-dialog.js';
+import { DeleteRecordDialog } from '../../shell/delete-record-dialog.js';
 import { QueryState } from '../../shell/query-state.js';
 import { DeleteIconButton, EditIconButton } from '../../shell/row-action-icons.js';
 import { DriveAccountFormModal } from './drive-account-form-modal.js';
@@ -113,25 +112,13 @@ export function DriveAccountsTab() {
         }
       </QueryState>
       <DriveAccountFormModal opened={formOpen} account={editing} onClose={() => setFormOpen(false)} />
-      <ConfirmDialog
-        opened={deleting !== undefined}
-        title={t('drives.deleteTitle')}
-        message={t('drives.deleteMessage', { name: deleting?.name ?? '' })}
-        loading={remove.isPending}
-        error={remove.error}
-        onClose={() => {
-          remove.reset();
-          setDeleting(undefined);
-        }}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting, {
-            onSuccess: () => {
-              notifications.show({ color: 'green', message: t('drives.deleted', { name: deleting.name }) });
-              setDeleting(undefined);
-            },
-          });
-        }}
+      <DeleteRecordDialog
+        record={deleting}
+        variables={deleting}
+        mutation={remove}
+        namespace="storage"
+        keyPrefix="drives"
+        onClose={() => setDeleting(undefined)}
       />
     </>
   );

@@ -20,7 +20,7 @@ import { ApiError } from '../../api/client.js';
 import { formatDateTime } from '../../i18n/format.js';
 import { useErrorText } from '../../shell/error-alert.js';
 import { QueryState } from '../../shell/query-state.js';
-import { ConfirmDialog } from '../../shell/confirm-dialog.js';
+import { DeleteRecordDialog } from '../../shell/delete-record-dialog.js';
 import { DeleteIconButton, EditIconButton } from '../../shell/row-action-icons.js';
 import { mountLocation } from './mount-form.js';
 import { MountFormModal } from './mount-form-modal.js';
@@ -185,25 +185,13 @@ export function MountsTab() {
         }
       </QueryState>
       <MountFormModal opened={formOpen} mount={editing} onClose={() => setFormOpen(false)} />
-      <ConfirmDialog
-        opened={deleting !== undefined}
-        title={t('mounts.deleteTitle')}
-        message={t('mounts.deleteMessage', { name: deleting?.name ?? '' })}
-        loading={remove.isPending}
-        error={remove.error}
-        onClose={() => {
-          remove.reset();
-          setDeleting(undefined);
-        }}
-        onConfirm={() => {
-          if (!deleting) return;
-          remove.mutate(deleting, {
-            onSuccess: () => {
-              notifications.show({ color: 'green', message: t('mounts.deleted', { name: deleting.name }) });
-              setDeleting(undefined);
-            },
-          });
-        }}
+      <DeleteRecordDialog
+        record={deleting}
+        variables={deleting}
+        mutation={remove}
+        namespace="storage"
+        keyPrefix="mounts"
+        onClose={() => setDeleting(undefined)}
       />
     </>
   );

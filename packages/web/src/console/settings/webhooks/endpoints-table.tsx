@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Button, Group, Stack, Table, Text, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconLock, IconSend } from '@tabler/icons-react';
 import { endpoints, type OutboundWebhook } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useEndpointMutation } from '../../../api/endpoint-hooks.js';
 import { useSession } from '../../../session/session.js';
-import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
+import { DeleteRecordDialog } from '../../../shell/delete-record-dialog.js';
 import { DeleteIconButton, EditIconButton } from '../../../shell/row-action-icons.js';
 import { subscriptionNames, type SubscribableLibrary } from './library-options.js';
 import { TableBadge } from './table-badge.js';
@@ -110,24 +109,13 @@ function EndpointRow({
             testId="webhook-delete"
           />
         </Group>
-        <ConfirmDialog
-          opened={deleting}
-          title={t('list.deleteTitle')}
-          message={t('list.deleteMessage', { name: endpoint.name })}
-          loading={remove.isPending}
-          error={remove.error}
-          onClose={() => {
-            remove.reset();
-            setDeleting(false);
-          }}
-          onConfirm={() =>
-            remove.mutate(endpoint.id, {
-              onSuccess: () => {
-                notifications.show({ color: 'green', message: t('list.deleted', { name: endpoint.name }) });
-                setDeleting(false);
-              },
-            })
-          }
+        <DeleteRecordDialog
+          record={deleting ? endpoint : undefined}
+          variables={endpoint.id}
+          mutation={remove}
+          namespace="webhooks"
+          keyPrefix="list"
+          onClose={() => setDeleting(false)}
         />
       </Table.Td>
     </Table.Tr>
