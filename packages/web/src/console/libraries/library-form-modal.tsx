@@ -1,12 +1,11 @@
 import { useEffect } from 'react';
-import { ActionIcon, Button, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
+import { ActionIcon, Group, Modal, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { IconFolder, IconX } from '@tabler/icons-react';
 import { createLibraryRequestSchema, endpoints, type Library, LIBRARY_TYPES } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { zodValidate } from '../../forms/zod-form.js';
-import { ErrorAlert } from '../../shell/error-alert.js';
 import { toMediaPath } from '../storage/mount-path.js';
 import {
   addSources,
@@ -20,6 +19,7 @@ import {
 import { sourceLabel, useMountLabels } from './mount-labels.js';
 import { SourcePicker } from './source-picker.js';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
+import { FormActions } from '../../shell/form-actions.js';
 
 /** The toast after saving: a new library says whether its first scan started (the server starts one). */
 function createdMessage(library: Library | undefined, saved: Library) {
@@ -175,15 +175,7 @@ export function LibraryFormModal({
               form.clearFieldError('sources');
             }}
           />
-          {save.isError && <ErrorAlert error={save.error} form={form} />}
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="library-save">
-              {t('common:save')}
-            </Button>
-          </Group>
+          <FormActions mutation={save} form={form} onCancel={close} submitTestId="library-save" />
         </Stack>
       </form>
     </Modal>

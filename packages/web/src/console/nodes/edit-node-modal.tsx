@@ -1,10 +1,9 @@
-import { Button, Group, Modal, NumberInput, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
+import { Modal, NumberInput, SimpleGrid, Stack, TextInput, Textarea } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { endpoints, type NodeView, updateNodeRequestSchema } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { zodValidate } from '../../forms/zod-form.js';
-import { ErrorAlert } from '../../shell/error-alert.js';
 import { AddressFields } from './address-fields.js';
 import {
   editValuesFrom,
@@ -16,6 +15,7 @@ import {
 } from './node-form.js';
 import { editableFields } from './node-status.js';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
+import { FormActions } from '../../shell/form-actions.js';
 
 export function EditNodeModal({
   node,
@@ -124,15 +124,13 @@ function EditNodeForm({ node, onClose }: { node: NodeView; onClose: () => void }
           }
         />
         <Textarea label={t('form.note')} autosize minRows={2} maxRows={6} {...form.getInputProps('note')} />
-        {save.isError && <ErrorAlert error={save.error} form={form} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common:cancel')}
-          </Button>
-          <Button type="submit" loading={save.isPending} disabled={unchanged} data-testid="node-edit-submit">
-            {t('common:save')}
-          </Button>
-        </Group>
+        <FormActions
+          mutation={save}
+          form={form}
+          onCancel={onClose}
+          submitTestId="node-edit-submit"
+          submitDisabled={unchanged}
+        />
       </Stack>
     </form>
   );

@@ -1,8 +1,6 @@
 import { useEffect, useEffectEvent } from 'react';
 import {
-  Button,
   Checkbox,
-  Group,
   Modal,
   NumberInput,
   PasswordInput,
@@ -27,7 +25,6 @@ import { useTranslation } from 'react-i18next';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { useSession } from '../../session/session.js';
-import { ErrorAlert } from '../../shell/error-alert.js';
 import {
   driveAccountToValues,
   emptyDriveAccountValues,
@@ -36,6 +33,7 @@ import {
   type DriveAccountFormValues,
 } from './drive-account-form.js';
 import { useStorageTarget } from './storage-query.js';
+import { FormActions } from '../../shell/form-actions.js';
 
 const KINDS: DriveKind[] = ['drive_a', 'drive_b'];
 
@@ -209,15 +207,7 @@ export function DriveAccountFormModal({
             data-testid="drive-account-private"
             {...form.getInputProps('config.allowPrivateNetwork', { type: 'checkbox' })}
           />
-          {save.isError && <ErrorAlert error={save.error} form={form} />}
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="drive-account-save">
-              {t('common:save')}
-            </Button>
-          </Group>
+          <FormActions mutation={save} form={form} onCancel={close} submitTestId="drive-account-save" />
         </Stack>
       </form>
     </Modal>

@@ -1,8 +1,6 @@
 import { useEffect, useEffectEvent } from 'react';
 import {
-  Button,
   Checkbox,
-  Group,
   Modal,
   NumberInput,
   PasswordInput,
@@ -37,6 +35,7 @@ import {
 } from './mount-form.js';
 import { useStorageEndpointQuery, useStorageTarget } from './storage-query.js';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
+import { FormActions } from '../../shell/form-actions.js';
 
 /** Create a mount, or change one (`mount` given): name and provider settings, validated like the API. */
 export function MountFormModal({
@@ -233,15 +232,7 @@ export function MountFormModal({
           )}
           {providers.isError && <ErrorAlert error={providers.error} />}
           {accounts.isError && <ErrorAlert error={accounts.error} />}
-          {save.isError && <ErrorAlert error={save.error} form={form} />}
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="mount-save">
-              {t('common:save')}
-            </Button>
-          </Group>
+          <FormActions mutation={save} form={form} onCancel={close} submitTestId="mount-save" />
         </Stack>
       </form>
     </Modal>

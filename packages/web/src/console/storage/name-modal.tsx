@@ -1,15 +1,15 @@
 import { useEffect } from 'react';
-import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
+import { Modal, Stack, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { endpoints, mkdirRequestSchema, renameRequestSchema, type StorageEntry } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { zodValidate } from '../../forms/zod-form.js';
-import { ErrorAlert } from '../../shell/error-alert.js';
 import { isPlainName, joinPath } from './mount-path.js';
 import { useStorageTarget } from './storage-query.js';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { endpointPath } from '../../api/endpoint-client.js';
+import { FormActions } from '../../shell/form-actions.js';
 
 export type NameAction = { kind: 'mkdir'; dir: string } | { kind: 'rename'; entry: StorageEntry };
 
@@ -105,15 +105,13 @@ export function NameModal({
             data-testid="name-input"
             {...form.getInputProps('name')}
           />
-          {save.isError && <ErrorAlert error={save.error} form={form} />}
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={save.isPending} data-testid="name-save">
-              {action?.kind === 'rename' ? t('files.rename') : t('common:create')}
-            </Button>
-          </Group>
+          <FormActions
+            mutation={save}
+            form={form}
+            onCancel={close}
+            submitTestId="name-save"
+            submitLabel={action?.kind === 'rename' ? t('files.rename') : t('common:create')}
+          />
         </Stack>
       </form>
     </Modal>

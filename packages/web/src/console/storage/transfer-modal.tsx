@@ -1,16 +1,5 @@
 import { useEffect } from 'react';
-import {
-  Button,
-  Checkbox,
-  Group,
-  Modal,
-  NumberInput,
-  Select,
-  SimpleGrid,
-  Stack,
-  Text,
-  TextInput,
-} from '@mantine/core';
+import { Checkbox, Modal, NumberInput, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { notifications } from '@mantine/notifications';
 import { endpoints, type StorageEntry, type TransferRequest, transferRequestSchema } from '@svc/contracts';
@@ -22,6 +11,7 @@ import { isPlainName, isSameOrInside, joinPath, parentPath } from './mount-path.
 import { useStorageEndpointQuery, useStorageTarget } from './storage-query.js';
 import { useTransferFeed } from './transfer-feed-context.js';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
+import { FormActions } from '../../shell/form-actions.js';
 
 export interface TransferAction {
   kind: 'copy' | 'move';
@@ -191,15 +181,13 @@ export function TransferModal({
             {...form.getInputProps('overwrite', { type: 'checkbox' })}
           />
           {mounts.isError && <ErrorAlert error={mounts.error} />}
-          {start.isError && <ErrorAlert error={start.error} form={form} />}
-          <Group justify="flex-end" gap="xs">
-            <Button variant="default" onClick={close}>
-              {t('common:cancel')}
-            </Button>
-            <Button type="submit" loading={start.isPending} data-testid="transfer-start">
-              {action?.kind === 'move' ? t('files.move') : t('files.copy')}
-            </Button>
-          </Group>
+          <FormActions
+            mutation={start}
+            form={form}
+            onCancel={close}
+            submitTestId="transfer-start"
+            submitLabel={action?.kind === 'move' ? t('files.move') : t('files.copy')}
+          />
         </Stack>
       </form>
     </Modal>

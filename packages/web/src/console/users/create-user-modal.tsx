@@ -1,5 +1,4 @@
 import {
-  Button,
   Divider,
   Group,
   Modal,
@@ -17,10 +16,10 @@ import { useTranslation } from 'react-i18next';
 import { useEndpointMutation } from '../../api/endpoint-hooks.js';
 import { zodValidate } from '../../forms/zod-form.js';
 import { useSession } from '../../session/session.js';
-import { ErrorAlert } from '../../shell/error-alert.js';
 import { PermissionCheckboxes, PlaybackFields } from './account-fields.js';
 import { emptyCreateValues, passwordsDiffer, toCreateRequest, type CreateUserValues } from './user-form.js';
 import { mayCreateAdministrators, permissionChoices } from './user-permissions.js';
+import { FormActions } from '../../shell/form-actions.js';
 
 const ROLES: AccountRole[] = ['user', 'admin'];
 
@@ -136,15 +135,13 @@ function CreateUserForm({ onClose }: { onClose: () => void }) {
         <Text size="xs" c="dimmed">
           {t('createModal.defaultsHint')}
         </Text>
-        {create.isError && <ErrorAlert error={create.error} form={form} />}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            {t('common:cancel')}
-          </Button>
-          <Button type="submit" loading={create.isPending} data-testid="user-create-submit">
-            {t('createModal.submit')}
-          </Button>
-        </Group>
+        <FormActions
+          mutation={create}
+          form={form}
+          onCancel={onClose}
+          submitTestId="user-create-submit"
+          submitLabel={t('createModal.submit')}
+        />
       </Stack>
     </form>
   );

@@ -3,7 +3,6 @@ import {
   Alert,
   Anchor,
   Badge,
-  Button,
   Group,
   Modal,
   MultiSelect,
@@ -32,7 +31,6 @@ import { ApiError } from '../../../api/client.js';
 import { useEndpointMutation } from '../../../api/endpoint-hooks.js';
 import { useSession } from '../../../session/session.js';
 import { ConfirmDialog } from '../../../shell/confirm-dialog.js';
-import { ErrorAlert } from '../../../shell/error-alert.js';
 import { KeyValueTable } from './key-value-table.js';
 import { libraryOptions, type SubscribableLibrary } from './library-options.js';
 import { resolveTemplateTarget } from './template-cursor.js';
@@ -54,6 +52,7 @@ import {
 } from './webhook-form.js';
 import { contentTypeKey } from './webhooks-messages.js';
 import { MONOSPACE_INPUT } from './template-input-styles.js';
+import { FormActions } from '../../../shell/form-actions.js';
 
 /**
  * Creates an endpoint, or changes one (`endpoint` given). Mounted while open; reports whether it holds
@@ -280,15 +279,7 @@ export function EndpointEditor({
               data-testid="webhook-libraries"
               {...form.getInputProps('libraryIds')}
             />
-            {save.isError && <ErrorAlert error={save.error} />}
-            <Group justify="flex-end" gap="xs">
-              <Button variant="default" onClick={requestClose}>
-                {t('common:cancel')}
-              </Button>
-              <Button type="submit" loading={save.isPending} data-testid="webhook-save">
-                {t('common:save')}
-              </Button>
-            </Group>
+            <FormActions mutation={save} onCancel={requestClose} submitTestId="webhook-save" />
           </Stack>
         </form>
       </Modal>
