@@ -1,8 +1,9 @@
 // DISTRIBUTED across machines: each role and each worker node on a machine of its own, the machines being Linux
 // network namespaces joined by two bridges (test/support/netns). One deployment serves every case of this file:
 //
-//   private 10.77.1.0/24: data (PostgreSQL 5432, Redis 6379, a webhook receiver), control, user-a, user-b,
-//                         media-a, media-b, and the private side of edge-a, edge-b, storage, player-a, player-b
+//   private 10.77.1.0/24: data (PostgreSQL 5432, Redis 6379, a webhook receiver), control, control-b, user-a,
+//                         user-b, media-a, media-b, and the private side of edge-a, edge-b, storage, player-a,
+//                         player-b
 //   public  10.77.2.0/24: the public side of edge-a, edge-b, storage, player-a, player-b, and "public"
 //
 // The test process sits in the root namespace and reaches the lab only through socat tunnels started inside
@@ -15,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Dispatcher } from 'undici';
+import type { ClusterLicenceStatus } from '@svc/contracts';
 import {
   generatePublisherKeys,
   publicKeyLine,
@@ -227,6 +229,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
       const machines: [string, number, string[]][] = [
         ['data', 2, ['private']],
         ['control', 10, ['private']],
+        ['control-b', 20, ['private']],
         ['user-a', 11, ['private']],
         ['user-b', 12, ['private']],
         ['media-a', 13, ['private']],
@@ -268,7 +271,9 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
       await startRole('control', m.control!, 'control', { SVC_BINARIES_DIR: binaries }).waitForLog(
         /"msg":"ready"/,
       );
+      // A second control instance shares the licence lease with the first (18089); the others point at the first.
       const firsts = [
+        startRole('control-b', m['control-b']!, 'control', { SVC_BINARIES_DIR: binaries }),
         startRole('user-a', m['user-a']!, 'user', { SVC_LOG_LEVEL: 'debug' }),
         startRole('media-a', m['media-a']!, 'media'),
       ];
@@ -384,9 +389,10 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
       const privatePorts = [18082, 18083, 18085, 18086, 18088, 18089];
       const targets = [
         // Every private machine by its private address: the public network has no route there.
-        ...['2:5432', '2:6379', '10:18085', '10:18088', '10:18089', '11:18082', '13:18083'].map(
-          (t) => `${PRIVATE}.${t}`,
-        ),
+        ...[
+          ...['2:5432', '2:6379', '10:18085', '10:18088', '10:18089', '20:18085', '20:18089'],
+          ...['11:18082', '13:18083'],
+        ].map((t) => `${PRIVATE}.${t}`),
         // The machines with a public side, by their public address.
         ...[15, 18].flatMap((host) => [18080, ...privatePorts].map((port) => `${PUBLIC}.${host}:${port}`)),
         ...[16, 17, 19].flatMap((host) =>
@@ -417,8 +423,10 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         `${PRIVATE}.12:18082`,
         `${PRIVATE}.13:18083`,
         `${PRIVATE}.10:18085`,
+        `${PRIVATE}.10:18089`,
+        `${PRIVATE}.20:18089`,
       ]);
-      expect(Object.values(inside)).toEqual(Array(6).fill('open'));
+      expect(Object.values(inside)).toEqual(Array(8).fill('open'));
     });
 
     it('two user instances behind two edges share the login lock through Redis', async () => {
@@ -699,6 +707,126 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         // still one request per event.
         expect(deliveredEvents.length).toBeGreaterThan(0);
         expect(received()).toEqual(deliveredEvents);
+      },
+    );
+
+    // Last in the file: the first control instance, which every other role points at, is killed here.
+    it(
+      'the licence lease of two control instances: a killed holder is replaced within the lease time (18089)',
+      { timeout: 300_000 },
+      async () => {
+        const controls = { a: `${PRIVATE}.10`, b: `${PRIVATE}.20` } as const;
+        // 18089 from another private machine (the public side has no route there, first case of this file).
+        const peerTunnel = async (name: 'a' | 'b') => {
+          const opened = await openTunnel(m.data!, controls[name], 18089);
+          tunnels.push(opened);
+          return opened.dispatcher;
+        };
+        const peers = { a: await peerTunnel('a'), b: await peerTunnel('b') };
+        const cluster = async (name: 'a' | 'b'): Promise<ClusterLicenceStatus> => {
+          const answer = await call(
+            peers[name],
+            `http://${controls[name]}:18089`,
+            'GET',
+            '/api/config/internal/cluster/licence',
+            { headers: { 'x-svc-service-token': SERVICE_TOKEN } },
+          );
+          expect(answer.status, answer.text).toBe(200);
+          return answer.body as unknown as ClusterLicenceStatus;
+        };
+        const idOf = (name: 'a' | 'b') => `control@http://${controls[name]}:18089`;
+        /** Both instances' answers once they agree on the holder, the licence it verified and two live members. */
+        const agreed = (holder: 'a' | 'b', term?: number) =>
+          waitFor(
+            async () => {
+              const both = { a: await cluster('a'), b: await cluster('b') };
+              const settled = (['a', 'b'] as const).every((name) => {
+                const view = both[name];
+                return (
+                  view.lease?.holder === idOf(holder) &&
+                  (term === undefined || view.lease.term === term) &&
+                  view.licence?.checkedBy === idOf(holder) &&
+                  view.licence.term === view.lease.term &&
+                  view.licence.edition === 'DISTRIBUTED' &&
+                  view.members.filter((member) => member.live).length === 2
+                );
+              });
+              return settled ? both : undefined;
+            },
+            120_000,
+            500,
+          );
+        /** The shared licence facts equal the console's licence status (read through an edge). */
+        const matchesConsole = async (view: ClusterLicenceStatus, edge: 'a' | 'b') => {
+          const shown = await admin('GET', '/api/license/status', undefined, edge);
+          expect(shown.status, shown.text).toBe(200);
+          expect(view.licence).toMatchObject({
+            state: shown.body.status,
+            edition: shown.body.edition,
+            maxStorageNodes: shown.body.maxStorageNodes,
+            maxPlayAgentNodes: shown.body.maxPlayAgentNodes,
+            validUntil: shown.body.validUntil,
+            graceUntil: shown.body.graceUntil,
+          });
+          expect(view.licence).toMatchObject({ state: 'ACTIVE', edition: 'DISTRIBUTED', maxStorageNodes: 3 });
+        };
+
+        // The first instance started first and holds the lease; both answer the same lease and licence.
+        const before = await agreed('a');
+        expect(before.a.isHolder).toBe(true);
+        expect(before.b.isHolder).toBe(false);
+        expect(before.b.lease).toEqual(before.a.lease);
+        expect(before.b.licence).toEqual(before.a.licence);
+        await matchesConsole(before.b, 'b');
+
+        // kill -9: no more beats, nothing given up; the lease only runs out.
+        const holder = roles.control!;
+        holder.child.kill('SIGKILL');
+        expect((await holder.exited).signal).toBe('SIGKILL');
+        const last = (await cluster('b')).lease!;
+        expect(last.holder).toBe(idOf('a'));
+        const leaseMs = before.b.leaseSeconds * 1000;
+        const beatMs = Math.max(500, Math.floor(leaseMs / 3));
+        const taken = await waitFor(
+          async () => {
+            const view = await cluster('b');
+            return view.isHolder ? view : undefined;
+          },
+          leaseMs + beatMs + 60_000,
+          250,
+        );
+        expect(taken.lease).toMatchObject({ holder: idOf('b'), term: last.term + 1 });
+        // Not before the dead holder's last renewal expired (database clock), and within one beat after it; on this
+        // loaded machine a timer may run a few seconds late.
+        const takenAt = Date.parse(taken.lease!.acquiredAt);
+        timings['lease takeover after the last renewal'] = takenAt - Date.parse(last.renewedAt);
+        expect(takenAt).toBeGreaterThanOrEqual(Date.parse(last.expiresAt));
+        expect(takenAt - Date.parse(last.renewedAt)).toBeLessThanOrEqual(leaseMs + beatMs + 10_000);
+        // The new holder re-verifies the licence under its own term; the dead one stops being a live member.
+        const alone = await waitFor(
+          async () => {
+            const view = await cluster('b');
+            const deadLive = view.members.find((member) => member.instanceId === idOf('a'))?.live;
+            return view.licence?.checkedBy === idOf('b') && deadLive === false ? view : undefined;
+          },
+          leaseMs + 30_000,
+          250,
+        );
+        expect(alone.licence).toMatchObject({ term: last.term + 1, state: 'ACTIVE', edition: 'DISTRIBUTED' });
+
+        // The killed machine comes back: it joins as a member and leaves the lease with the new holder.
+        await startRole('control', m.control!, 'control').waitForLog(/"msg":"ready"/);
+        const after = await agreed('b', last.term + 1);
+        expect(after.a.isHolder).toBe(false);
+        expect(after.b.isHolder).toBe(true);
+        expect(after.a.lease).toEqual(after.b.lease);
+        expect(after.a.licence).toEqual(after.b.licence);
+        await waitFor(
+          async () => ((await admin('GET', '/api/license/status')).status === 200 ? true : undefined),
+          60_000,
+          500,
+        );
+        await matchesConsole(after.a, 'a');
       },
     );
   },
