@@ -41,6 +41,9 @@ const PUBLIC = '10.77.2';
 const SERVICE_TOKEN = 'svc_st_netns_lab_token_0123456789abcdefghij';
 const ADMIN = { username: 'root', password: 'root-password-1' };
 const VIEWER = { username: 'viewer', password: 'viewer-password-1' };
+/** Authorized, before the edition upgrade's take-over, for the built-in play-agent only. */
+const ROUTED = { username: 'routed', password: 'routed-password-1' };
+const BUILT_IN = { storage: 'node-local-storage', playAgent: 'node-local-play-agent' } as const;
 const EMBY_AUTH = 'Emby Client="Lab", Device="netns", DeviceId="netns-1", Version="1"';
 
 type Json = Record<string, unknown>;
@@ -316,16 +319,33 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
       expect((await admin('GET', '/api/config/deployment/capabilities')).body).toMatchObject({
         edition: 'DISTRIBUTED',
       });
+      // The built-in records stay, awaiting their install on a target machine (not PENDING forever); a user
+      // authorized for the built-in play-agent keeps that authorization through the take-over below.
+      const listed = ((await admin('GET', '/api/config/nodes')).body.nodes as Json[]).filter((node) =>
+        Object.values(BUILT_IN).includes(String(node.nodeId) as never),
+      );
+      expect(listed.map((node) => [node.nodeId, node.scope, node.status]).sort()).toEqual([
+        [BUILT_IN.playAgent, 'EMBEDDED', 'AWAITING_INSTALL'],
+        [BUILT_IN.storage, 'EMBEDDED', 'AWAITING_INSTALL'],
+      ]);
+      const routed = await admin('POST', '/api/auth/admin/users', ROUTED);
+      expect(routed.status, routed.text).toBe(201);
+      const access = await admin('PUT', `/api/auth/admin/users/${String(routed.body.id)}/node-access`, {
+        mode: 'ALLOW_LIST',
+        entries: [{ kind: 'node', id: BUILT_IN.playAgent }],
+      });
+      expect(access.status, access.text).toBeLessThan(300);
       lap('licence');
 
       // Worker nodes, each by its one-line command on a fresh host. The storage node keeps its database on the
-      // private PostgreSQL; play-agents are reached by players at their public address.
+      // private PostgreSQL; play-agents are reached by players at their public address. The storage node and
+      // player-b take over the former built-in records (same ids, new tokens); player-a is a new node.
       const [storage, playerA, playerB] = await Promise.all([
         installWorker(
           m.storage!,
           {
             serviceType: 'svc-control-storage',
-            nodeId: 'node-lab-storage',
+            nodeId: BUILT_IN.storage,
             name: 'lab storage',
             expectedHost: `${PRIVATE}.16`,
           },
@@ -336,7 +356,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
             m[`player-${name}`]!,
             {
               serviceType: 'svc-play-agent',
-              nodeId: `node-lab-player-${name}`,
+              nodeId: name === 'a' ? 'node-lab-player-a' : BUILT_IN.playAgent,
               name: `lab player ${name}`,
               expectedHost: `${PRIVATE}.${name === 'a' ? 17 : 19}`,
               listenPort: 19090,
@@ -352,7 +372,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
           /^curl -fsSL http:\/\/10\.77\.1\.10:18085\/api\/config\/nodes\/install\/svc_nt_\S+\/binary \| bash$/,
         );
       }
-      for (const nodeId of ['node-lab-storage', 'node-lab-player-a', 'node-lab-player-b']) {
+      for (const nodeId of [BUILT_IN.storage, 'node-lab-player-a', BUILT_IN.playAgent]) {
         await waitFor(
           async () => {
             const node = await admin('GET', `/api/config/nodes/${nodeId}`);
@@ -427,6 +447,34 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         `${PRIVATE}.20:18089`,
       ]);
       expect(Object.values(inside)).toEqual(Array(8).fill('open'));
+    });
+
+    it('the former built-in nodes run on worker machines under their ids; the authorization naming one holds', async () => {
+      const nodes = (await admin('GET', '/api/config/nodes')).body.nodes as Json[];
+      for (const [nodeId, serviceType] of [
+        [BUILT_IN.storage, 'svc-control-storage'],
+        [BUILT_IN.playAgent, 'svc-play-agent'],
+      ] as const) {
+        const records = nodes.filter((node) => node.nodeId === nodeId);
+        expect(records).toHaveLength(1);
+        expect(records[0]).toMatchObject({ serviceType, scope: 'EXTERNAL', status: 'ONLINE' });
+      }
+      // Registered from their machines: the registry holds the worker addresses under the original ids.
+      expect(logOf(BUILT_IN.playAgent)).toContain('"msg":"ready"');
+      expect(logOf(BUILT_IN.storage)).toContain('"msg":"ready"');
+      // The user authorized for node-local-play-agent before the take-over is offered that node, now at
+      // player-b's public address, and nothing else.
+      const portal = await console_('a', 'POST', '/api/auth/login', {
+        body: { ...ROUTED, client: 'portal' },
+      });
+      expect(portal.status, portal.text).toBe(200);
+      const routes = await console_('a', 'GET', '/api/config/me/playback-routes', {
+        headers: { authorization: `Bearer ${String(portal.body.accessToken)}` },
+      });
+      expect(routes.status, routes.text).toBe(200);
+      expect((routes.body.routes as Json[]).map((route) => [route.id, route.url])).toEqual([
+        [BUILT_IN.playAgent, playerUrl('b')],
+      ]);
     });
 
     it('two user instances behind two edges share the login lock through Redis', async () => {
@@ -528,7 +576,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         const library = await admin('POST', '/api/media/libraries', {
           name: 'Movies',
           type: 'movies',
-          sources: [{ nodeId: 'node-lab-storage', mountId: String(mount.body.id), path: '/Movies' }],
+          sources: [{ nodeId: BUILT_IN.storage, mountId: String(mount.body.id), path: '/Movies' }],
         });
         expect(library.status, library.text).toBe(201);
         libraryId = String(library.body.id);
@@ -552,14 +600,13 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
           headers: { authorization: `Bearer ${String(portal.body.accessToken)}` },
         });
         expect(routes.status, routes.text).toBe(200);
-        // The worker play-agents by their external (public) addresses. The built-in play-agent's record is listed
-        // too (with a direct address on the host the portal was reached with) though nothing runs it here.
+        // The worker play-agents by their external (public) addresses.
         const byId = Object.fromEntries(
           (routes.body.routes as Json[]).map((route): [string, unknown] => [String(route.id), route.url]),
         );
         expect(byId).toMatchObject({
           'node-lab-player-a': playerUrl('a'),
-          'node-lab-player-b': playerUrl('b'),
+          [BUILT_IN.playAgent]: playerUrl('b'),
         });
 
         // An Emby-compatible client plays the movie through player-a.
