@@ -209,14 +209,14 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         timings[name] = Date.now() - mark;
         mark = Date.now();
       };
-      // The node binary the control plane hands out (cached by its inputs, as in node-install.test.ts).
-      const binaries = path.join(scratch, 'binaries');
+      // The node binary, built as `npm start` builds it (its prestart step) beside the program, in
+      // packages/server/dist/node-binary: the control instances get no SVC_BINARIES_DIR, so the install below
+      // shows that a new control plane hands out a binary out of the box. Cached by its inputs (shared with
+      // node-install.test.ts).
       execFileSync(
         process.execPath,
         [
           path.join(repoRoot, 'scripts/build-node-binary.mjs'),
-          '--out',
-          binaries,
           '--cache',
           path.join(tmpdir(), 'svc-node-binary-cache'),
         ],
@@ -271,12 +271,10 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
 
       // Install order of the runbook: control, user, media, edge. The second instances start once the first
       // ones have migrated their databases.
-      await startRole('control', m.control!, 'control', { SVC_BINARIES_DIR: binaries }).waitForLog(
-        /"msg":"ready"/,
-      );
+      await startRole('control', m.control!, 'control').waitForLog(/"msg":"ready"/);
       // A second control instance shares the licence lease with the first (18089); the others point at the first.
       const firsts = [
-        startRole('control-b', m['control-b']!, 'control', { SVC_BINARIES_DIR: binaries }),
+        startRole('control-b', m['control-b']!, 'control'),
         startRole('user-a', m['user-a']!, 'user', { SVC_LOG_LEVEL: 'debug' }),
         startRole('media-a', m['media-a']!, 'media'),
       ];
@@ -335,6 +333,11 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         entries: [{ kind: 'node', id: BUILT_IN.playAgent }],
       });
       expect(access.status, access.text).toBeLessThan(300);
+      // Nothing configured: the binary built with the program is the one offered.
+      const binary = await admin('GET', '/api/config/binaries/status');
+      expect(binary.status, binary.text).toBe(200);
+      expect(binary.body).toMatchObject({ provided: true, file: 'svc-node-linux-x64' });
+      expect(String(binary.body.message)).toContain('built with this program');
       lap('licence');
 
       // Worker nodes, each by its one-line command on a fresh host. The storage node keeps its database on the
