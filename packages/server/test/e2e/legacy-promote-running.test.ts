@@ -198,7 +198,7 @@ async function healthStatus(url: string): Promise<number> {
  */
 describe.skipIf(!databaseUrl)('legacy layout → svc migrate legacy-promote → svc standalone', () => {
   it(
-    'runs healthy with the chosen node ids ONLINE, the library browsable and a file playing',
+    'runs healthy with the chosen node ids ONLINE, the library browsable, a file playing, the drive, uploads and downloads working',
     { timeout: 600_000 },
     async () => {
       const fixtures = await mediaFixtures();
