@@ -69,7 +69,8 @@ export function distributedPlan(input: PlanInput): string[] {
     const kind = worker.serviceType === 'svc-control-storage' ? 'storage' : 'play-agent';
     lines.push(`    ${kind} node ${worker.nodeId}:`);
     lines.push(
-      '      take the record over in node management ("add node" with this id and type, or with an admin token):',
+      '      take the record over in node management (the node, awaiting install on a target machine: "Install on a target machine"' +
+        ' opens "add node" with this id and type), or with an admin token:',
     );
     lines.push(
       `      curl -fsS -X POST <edge address>/api/config/nodes -H 'x-admin-token: <admin token>' ` +

@@ -1,8 +1,9 @@
 // DISTRIBUTED across machines: each role and each worker node on a machine of its own, the machines being Linux
 // network namespaces joined by two bridges (test/support/netns). One deployment serves every case of this file:
 //
-//   private 10.77.1.0/24: data (PostgreSQL 5432, Redis 6379, a webhook receiver), control, user-a, user-b,
-//                         media-a, media-b, and the private side of edge-a, edge-b, storage, player-a, player-b
+//   private 10.77.1.0/24: data (PostgreSQL 5432, Redis 6379, a webhook receiver), control, control-b, user-a,
+//                         user-b, media-a, media-b, and the private side of edge-a, edge-b, storage, player-a,
+//                         player-b
 //   public  10.77.2.0/24: the public side of edge-a, edge-b, storage, player-a, player-b, and "public"
 //
 // The test process sits in the root namespace and reaches the lab only through socat tunnels started inside
@@ -15,6 +16,7 @@ import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request, type Dispatcher } from 'undici';
+import type { ClusterLicenceStatus } from '@svc/contracts';
 import {
   generatePublisherKeys,
   publicKeyLine,
@@ -39,6 +41,9 @@ const PUBLIC = '10.77.2';
 const SERVICE_TOKEN = 'svc_st_netns_lab_token_0123456789abcdefghij';
 const ADMIN = { username: 'root', password: 'root-password-1' };
 const VIEWER = { username: 'viewer', password: 'viewer-password-1' };
+/** Authorized, before the edition upgrade's take-over, for the built-in play-agent only. */
+const ROUTED = { username: 'routed', password: 'routed-password-1' };
+const BUILT_IN = { storage: 'node-local-storage', playAgent: 'node-local-play-agent' } as const;
 const EMBY_AUTH = 'Emby Client="Lab", Device="netns", DeviceId="netns-1", Version="1"';
 
 type Json = Record<string, unknown>;
@@ -204,14 +209,14 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         timings[name] = Date.now() - mark;
         mark = Date.now();
       };
-      // The node binary the control plane hands out (cached by its inputs, as in node-install.test.ts).
-      const binaries = path.join(scratch, 'binaries');
+      // The node binary, built as `npm start` builds it (its prestart step) beside the program, in
+      // packages/server/dist/node-binary: the control instances get no SVC_BINARIES_DIR, so the install below
+      // shows that a new control plane hands out a binary out of the box. Cached by its inputs (shared with
+      // node-install.test.ts).
       execFileSync(
         process.execPath,
         [
           path.join(repoRoot, 'scripts/build-node-binary.mjs'),
-          '--out',
-          binaries,
           '--cache',
           path.join(tmpdir(), 'svc-node-binary-cache'),
         ],
@@ -227,6 +232,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
       const machines: [string, number, string[]][] = [
         ['data', 2, ['private']],
         ['control', 10, ['private']],
+        ['control-b', 20, ['private']],
         ['user-a', 11, ['private']],
         ['user-b', 12, ['private']],
         ['media-a', 13, ['private']],
@@ -265,10 +271,10 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
 
       // Install order of the runbook: control, user, media, edge. The second instances start once the first
       // ones have migrated their databases.
-      await startRole('control', m.control!, 'control', { SVC_BINARIES_DIR: binaries }).waitForLog(
-        /"msg":"ready"/,
-      );
+      await startRole('control', m.control!, 'control').waitForLog(/"msg":"ready"/);
+      // A second control instance shares the licence lease with the first (18089); the others point at the first.
       const firsts = [
+        startRole('control-b', m['control-b']!, 'control'),
         startRole('user-a', m['user-a']!, 'user', { SVC_LOG_LEVEL: 'debug' }),
         startRole('media-a', m['media-a']!, 'media'),
       ];
@@ -311,16 +317,38 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
       expect((await admin('GET', '/api/config/deployment/capabilities')).body).toMatchObject({
         edition: 'DISTRIBUTED',
       });
+      // The built-in records stay, awaiting their install on a target machine (not PENDING forever); a user
+      // authorized for the built-in play-agent keeps that authorization through the take-over below.
+      const listed = ((await admin('GET', '/api/config/nodes')).body.nodes as Json[]).filter((node) =>
+        Object.values(BUILT_IN).includes(String(node.nodeId) as never),
+      );
+      expect(listed.map((node) => [node.nodeId, node.scope, node.status]).sort()).toEqual([
+        [BUILT_IN.playAgent, 'EMBEDDED', 'AWAITING_INSTALL'],
+        [BUILT_IN.storage, 'EMBEDDED', 'AWAITING_INSTALL'],
+      ]);
+      const routed = await admin('POST', '/api/auth/admin/users', ROUTED);
+      expect(routed.status, routed.text).toBe(201);
+      const access = await admin('PUT', `/api/auth/admin/users/${String(routed.body.id)}/node-access`, {
+        mode: 'ALLOW_LIST',
+        entries: [{ kind: 'node', id: BUILT_IN.playAgent }],
+      });
+      expect(access.status, access.text).toBeLessThan(300);
+      // Nothing configured: the binary built with the program is the one offered.
+      const binary = await admin('GET', '/api/config/binaries/status');
+      expect(binary.status, binary.text).toBe(200);
+      expect(binary.body).toMatchObject({ provided: true, file: 'svc-node-linux-x64' });
+      expect(String(binary.body.message)).toContain('built with this program');
       lap('licence');
 
       // Worker nodes, each by its one-line command on a fresh host. The storage node keeps its database on the
-      // private PostgreSQL; play-agents are reached by players at their public address.
+      // private PostgreSQL; play-agents are reached by players at their public address. The storage node and
+      // player-b take over the former built-in records (same ids, new tokens); player-a is a new node.
       const [storage, playerA, playerB] = await Promise.all([
         installWorker(
           m.storage!,
           {
             serviceType: 'svc-control-storage',
-            nodeId: 'node-lab-storage',
+            nodeId: BUILT_IN.storage,
             name: 'lab storage',
             expectedHost: `${PRIVATE}.16`,
           },
@@ -331,7 +359,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
             m[`player-${name}`]!,
             {
               serviceType: 'svc-play-agent',
-              nodeId: `node-lab-player-${name}`,
+              nodeId: name === 'a' ? 'node-lab-player-a' : BUILT_IN.playAgent,
               name: `lab player ${name}`,
               expectedHost: `${PRIVATE}.${name === 'a' ? 17 : 19}`,
               listenPort: 19090,
@@ -347,7 +375,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
           /^curl -fsSL http:\/\/10\.77\.1\.10:18085\/api\/config\/nodes\/install\/svc_nt_\S+\/binary \| bash$/,
         );
       }
-      for (const nodeId of ['node-lab-storage', 'node-lab-player-a', 'node-lab-player-b']) {
+      for (const nodeId of [BUILT_IN.storage, 'node-lab-player-a', BUILT_IN.playAgent]) {
         await waitFor(
           async () => {
             const node = await admin('GET', `/api/config/nodes/${nodeId}`);
@@ -384,9 +412,10 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
       const privatePorts = [18082, 18083, 18085, 18086, 18088, 18089];
       const targets = [
         // Every private machine by its private address: the public network has no route there.
-        ...['2:5432', '2:6379', '10:18085', '10:18088', '10:18089', '11:18082', '13:18083'].map(
-          (t) => `${PRIVATE}.${t}`,
-        ),
+        ...[
+          ...['2:5432', '2:6379', '10:18085', '10:18088', '10:18089', '20:18085', '20:18089'],
+          ...['11:18082', '13:18083'],
+        ].map((t) => `${PRIVATE}.${t}`),
         // The machines with a public side, by their public address.
         ...[15, 18].flatMap((host) => [18080, ...privatePorts].map((port) => `${PUBLIC}.${host}:${port}`)),
         ...[16, 17, 19].flatMap((host) =>
@@ -417,8 +446,38 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         `${PRIVATE}.12:18082`,
         `${PRIVATE}.13:18083`,
         `${PRIVATE}.10:18085`,
+        `${PRIVATE}.10:18089`,
+        `${PRIVATE}.20:18089`,
       ]);
-      expect(Object.values(inside)).toEqual(Array(6).fill('open'));
+      expect(Object.values(inside)).toEqual(Array(8).fill('open'));
+    });
+
+    it('the former built-in nodes run on worker machines under their ids; the authorization naming one holds', async () => {
+      const nodes = (await admin('GET', '/api/config/nodes')).body.nodes as Json[];
+      for (const [nodeId, serviceType] of [
+        [BUILT_IN.storage, 'svc-control-storage'],
+        [BUILT_IN.playAgent, 'svc-play-agent'],
+      ] as const) {
+        const records = nodes.filter((node) => node.nodeId === nodeId);
+        expect(records).toHaveLength(1);
+        expect(records[0]).toMatchObject({ serviceType, scope: 'EXTERNAL', status: 'ONLINE' });
+      }
+      // Registered from their machines: the registry holds the worker addresses under the original ids.
+      expect(logOf(BUILT_IN.playAgent)).toContain('"msg":"ready"');
+      expect(logOf(BUILT_IN.storage)).toContain('"msg":"ready"');
+      // The user authorized for node-local-play-agent before the take-over is offered that node, now at
+      // player-b's public address, and nothing else.
+      const portal = await console_('a', 'POST', '/api/auth/login', {
+        body: { ...ROUTED, client: 'portal' },
+      });
+      expect(portal.status, portal.text).toBe(200);
+      const routes = await console_('a', 'GET', '/api/config/me/playback-routes', {
+        headers: { authorization: `Bearer ${String(portal.body.accessToken)}` },
+      });
+      expect(routes.status, routes.text).toBe(200);
+      expect((routes.body.routes as Json[]).map((route) => [route.id, route.url])).toEqual([
+        [BUILT_IN.playAgent, playerUrl('b')],
+      ]);
     });
 
     it('two user instances behind two edges share the login lock through Redis', async () => {
@@ -520,7 +579,7 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         const library = await admin('POST', '/api/media/libraries', {
           name: 'Movies',
           type: 'movies',
-          sources: [{ nodeId: 'node-lab-storage', mountId: String(mount.body.id), path: '/Movies' }],
+          sources: [{ nodeId: BUILT_IN.storage, mountId: String(mount.body.id), path: '/Movies' }],
         });
         expect(library.status, library.text).toBe(201);
         libraryId = String(library.body.id);
@@ -544,14 +603,13 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
           headers: { authorization: `Bearer ${String(portal.body.accessToken)}` },
         });
         expect(routes.status, routes.text).toBe(200);
-        // The worker play-agents by their external (public) addresses. The built-in play-agent's record is listed
-        // too (with a direct address on the host the portal was reached with) though nothing runs it here.
+        // The worker play-agents by their external (public) addresses.
         const byId = Object.fromEntries(
           (routes.body.routes as Json[]).map((route): [string, unknown] => [String(route.id), route.url]),
         );
         expect(byId).toMatchObject({
           'node-lab-player-a': playerUrl('a'),
-          'node-lab-player-b': playerUrl('b'),
+          [BUILT_IN.playAgent]: playerUrl('b'),
         });
 
         // An Emby-compatible client plays the movie through player-a.
@@ -699,6 +757,133 @@ describe.skipIf(!canRun && process.env.CI !== 'true')(
         // still one request per event.
         expect(deliveredEvents.length).toBeGreaterThan(0);
         expect(received()).toEqual(deliveredEvents);
+      },
+    );
+
+    // Last in the file: the first control instance, which every other role points at, is killed here.
+    it(
+      'the licence lease of two control instances: a killed holder is replaced within the lease time (18089)',
+      { timeout: 300_000 },
+      async () => {
+        const controls = { a: `${PRIVATE}.10`, b: `${PRIVATE}.20` } as const;
+        // 18089 from another private machine (the public side has no route there, first case of this file).
+        const peerTunnel = async (name: 'a' | 'b') => {
+          const opened = await openTunnel(m.data!, controls[name], 18089);
+          tunnels.push(opened);
+          return opened.dispatcher;
+        };
+        const peers = { a: await peerTunnel('a'), b: await peerTunnel('b') };
+        const cluster = async (name: 'a' | 'b'): Promise<ClusterLicenceStatus> => {
+          const answer = await call(
+            peers[name],
+            `http://${controls[name]}:18089`,
+            'GET',
+            '/api/config/internal/cluster/licence',
+            { headers: { 'x-svc-service-token': SERVICE_TOKEN } },
+          );
+          expect(answer.status, answer.text).toBe(200);
+          return answer.body as unknown as ClusterLicenceStatus;
+        };
+        const idOf = (name: 'a' | 'b') => `control@http://${controls[name]}:18089`;
+        /** Both instances' answers once they agree on the holder, the licence it verified and two live members. */
+        const agreed = (holder: 'a' | 'b', term?: number) =>
+          waitFor(
+            async () => {
+              const both = { a: await cluster('a'), b: await cluster('b') };
+              const settled = (['a', 'b'] as const).every((name) => {
+                const view = both[name];
+                return (
+                  view.lease?.holder === idOf(holder) &&
+                  (term === undefined || view.lease.term === term) &&
+                  view.licence?.checkedBy === idOf(holder) &&
+                  view.licence.term === view.lease.term &&
+                  view.licence.edition === 'DISTRIBUTED' &&
+                  view.members.filter((member) => member.live).length === 2
+                );
+              });
+              return settled ? both : undefined;
+            },
+            120_000,
+            500,
+          );
+        /**
+         * What both instances must answer alike. The two reads are not simultaneous, so what every beat rewrites
+         * (the renewal and expiry times, the licence check time) is left out.
+         */
+        const shared = (view: ClusterLicenceStatus) => {
+          const { renewedAt: _renewed, expiresAt: _expires, ...lease } = view.lease ?? {};
+          const { checkedAt: _checked, ...licence } = view.licence ?? {};
+          return { lease, licence, leaseSeconds: view.leaseSeconds };
+        };
+        /** The shared licence facts equal the console's licence status (read through an edge). */
+        const matchesConsole = async (view: ClusterLicenceStatus, edge: 'a' | 'b') => {
+          const shown = await admin('GET', '/api/license/status', undefined, edge);
+          expect(shown.status, shown.text).toBe(200);
+          expect(view.licence).toMatchObject({
+            state: shown.body.status,
+            edition: shown.body.edition,
+            maxStorageNodes: shown.body.maxStorageNodes,
+            maxPlayAgentNodes: shown.body.maxPlayAgentNodes,
+            validUntil: shown.body.validUntil,
+            graceUntil: shown.body.graceUntil,
+          });
+          expect(view.licence).toMatchObject({ state: 'ACTIVE', edition: 'DISTRIBUTED', maxStorageNodes: 3 });
+        };
+
+        // The first instance started first and holds the lease; both answer the same lease and licence.
+        const before = await agreed('a');
+        expect(before.a.isHolder).toBe(true);
+        expect(before.b.isHolder).toBe(false);
+        expect(shared(before.b)).toEqual(shared(before.a));
+        await matchesConsole(before.b, 'b');
+
+        // kill -9: no more beats, nothing given up; the lease only runs out.
+        const holder = roles.control!;
+        holder.child.kill('SIGKILL');
+        expect((await holder.exited).signal).toBe('SIGKILL');
+        const last = (await cluster('b')).lease!;
+        expect(last.holder).toBe(idOf('a'));
+        const leaseMs = before.b.leaseSeconds * 1000;
+        const beatMs = Math.max(500, Math.floor(leaseMs / 3));
+        const taken = await waitFor(
+          async () => {
+            const view = await cluster('b');
+            return view.isHolder ? view : undefined;
+          },
+          leaseMs + beatMs + 60_000,
+          250,
+        );
+        expect(taken.lease).toMatchObject({ holder: idOf('b'), term: last.term + 1 });
+        // Not before the dead holder's last renewal expired (database clock), and within one beat after it; on this
+        // loaded machine a timer may run a few seconds late.
+        const takenAt = Date.parse(taken.lease!.acquiredAt);
+        timings['lease takeover after the last renewal'] = takenAt - Date.parse(last.renewedAt);
+        expect(takenAt).toBeGreaterThanOrEqual(Date.parse(last.expiresAt));
+        expect(takenAt - Date.parse(last.renewedAt)).toBeLessThanOrEqual(leaseMs + beatMs + 10_000);
+        // The new holder re-verifies the licence under its own term; the dead one stops being a live member.
+        const alone = await waitFor(
+          async () => {
+            const view = await cluster('b');
+            const deadLive = view.members.find((member) => member.instanceId === idOf('a'))?.live;
+            return view.licence?.checkedBy === idOf('b') && deadLive === false ? view : undefined;
+          },
+          leaseMs + 30_000,
+          250,
+        );
+        expect(alone.licence).toMatchObject({ term: last.term + 1, state: 'ACTIVE', edition: 'DISTRIBUTED' });
+
+        // The killed machine comes back: it joins as a member and leaves the lease with the new holder.
+        await startRole('control', m.control!, 'control').waitForLog(/"msg":"ready"/);
+        const after = await agreed('b', last.term + 1);
+        expect(after.a.isHolder).toBe(false);
+        expect(after.b.isHolder).toBe(true);
+        expect(shared(after.a)).toEqual(shared(after.b));
+        await waitFor(
+          async () => ((await admin('GET', '/api/license/status')).status === 200 ? true : undefined),
+          60_000,
+          500,
+        );
+        await matchesConsole(after.a, 'a');
       },
     );
   },

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowseResponse, Mount, ProbeResponse, Transfer, Upload } from '@svc/contracts';
@@ -156,6 +156,38 @@ describe.each(installBackends())('WebDAV mounts against rclone on $label', (back
     // The staging file in the data folder is gone too.
     const staging = path.join(storage.install.dataDir, 'storage', 'uploads');
     expect(existsSync(staging) ? readdirSync(staging) : []).toEqual([]);
+  });
+
+  it('resumes an upload whose row names the staging folder of a data folder that has moved; the cleanup keeps its bytes', async () => {
+    const data = randomBytes(CHUNK * 2 + 99);
+    const begin = await storage.api('POST', `/api/storage/mounts/${dav.id}/uploads`, {
+      body: { path: 'resumed-after-move.bin', size: data.length, sha256: sha256(data), chunkSize: CHUNK },
+    });
+    expect(begin.status, begin.body.toString()).toBe(201);
+    const upload = begin.json<Upload>();
+    const sendChunk = (index: number) =>
+      storage.api('PUT', `/api/storage/mounts/${dav.id}/uploads/${upload.id}/chunks/${index}`, {
+        raw: data.subarray(index * CHUNK, (index + 1) * CHUNK),
+        headers: { 'content-type': 'application/octet-stream' },
+      });
+    expect((await sendChunk(0)).status).toBe(200);
+    // The row as a storage node whose data folder was elsewhere (a legacy container's /data) recorded it.
+    const name = `.svc-tmp-${upload.id}`;
+    const spool = path.join(storage.install.dataDir, 'storage', 'uploads', name);
+    expect(existsSync(spool)).toBe(true);
+    await storage.component.services.uploads['repository'].update(upload.id, {
+      staging: `local:/data/storage/uploads/${name}`,
+    });
+    // A day-old spool file of an upload still open is not a leftover.
+    const old = new Date(Date.now() - 2 * 24 * 3600 * 1000);
+    utimesSync(spool, old, old);
+    await storage.component.services.cleanup.run();
+    expect(existsSync(spool)).toBe(true);
+    for (const index of [1, 2]) expect((await sendChunk(index)).status).toBe(200);
+    const done = await storage.api('POST', `/api/storage/mounts/${dav.id}/uploads/${upload.id}/complete`);
+    expect(done.status, done.body.toString()).toBe(200);
+    expect(readFileSync(path.join(davDir, 'resumed-after-move.bin')).equals(data)).toBe(true);
+    expect(existsSync(spool)).toBe(false);
   });
 
   it('copies local → WebDAV and WebDAV → local as transfers', async () => {

@@ -6,7 +6,7 @@ import type { MountsService } from '../mounts.service.js';
 import { isTempName, joinPath, type MountPath } from '../path-safety.js';
 import type { TransfersRepository } from '../transfers/transfers.repository.js';
 import type { UploadsRepository } from '../uploads/uploads.repository.js';
-import type { UploadsService } from '../uploads/uploads.service.js';
+import { localStagingFile, type UploadsService } from '../uploads/uploads.service.js';
 
 /** Temp files older than this are leftovers of interrupted writes. */
 export const TEMP_MAX_AGE_MS = 24 * 60 * 60 * 1000;
@@ -81,12 +81,18 @@ export class TempCleanup {
     } catch {
       return 0;
     }
+    // Matched by file name: a live upload's row may name the folder it was created in before the data moved.
+    const liveFiles = new Set(
+      [...live]
+        .filter((staging) => staging.startsWith('local:'))
+        .map((staging) => localStagingFile(this.stagingDir, staging)),
+    );
     let removed = 0;
     for (const name of names) {
       if (!isTempName(name)) continue;
       const file = path.join(this.stagingDir, name);
       const info = await stat(file).catch(() => null);
-      if (info && info.mtimeMs < cutoff && !live.has(`local:${file}`)) {
+      if (info && info.mtimeMs < cutoff && !liveFiles.has(file)) {
         await unlink(file).catch(() => undefined);
         removed += 1;
       }

@@ -36,6 +36,16 @@ function stagingOf(row: UploadRow): Staging {
 }
 
 /**
+ * The file of a `local:` staging in this node's staging folder. The row keeps the absolute path it was created
+ * with, but the data folder may have moved since (a legacy storage node promoted into a standalone, a built-in
+ * node installed on a worker machine, a restore elsewhere): only the file name, always `<TEMP_PREFIX><id>`, is
+ * taken from it.
+ */
+export function localStagingFile(stagingDir: string, staging: string): string {
+  return path.join(stagingDir, path.basename(staging.slice('local:'.length)));
+}
+
+/**
  * Chunked, resumable uploads. The file's bytes collect in a sparse staging file: on mounts of this
  * machine a temp file next to the target (so completion is a rename), elsewhere a file in the node's
  * data folder that completion streams through the provider's atomic write. Chunks may arrive in any
@@ -84,7 +94,7 @@ export class UploadsService {
   /** The absolute staging file (re-checked against the mount root for staging inside a mount). */
   private async stagingFile(mount: OpenMount, row: UploadRow): Promise<string> {
     const staging = stagingOf(row);
-    if (staging.kind === 'local') return staging.file;
+    if (staging.kind === 'local') return localStagingFile(this.stagingDir, row.staging);
     const file = await mount.provider.localPath(staging.path);
     if (!file) throw storageErrors.unavailable('the mount no longer maps to local files');
     return file;
