@@ -1,7 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Group, Pagination, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Group, Pagination, Select, Stack, Text } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
-import { IconSearch } from '@tabler/icons-react';
 import { AUDIT_ACTIONS, endpoints, type AuditAction } from '@svc/contracts';
 import { useTranslation } from 'react-i18next';
 import { useEndpointQuery } from '../../api/endpoint-hooks.js';
@@ -12,19 +11,17 @@ import { pageCount, pageWithinRange } from '../../shell/paged-table-paging.js';
 import { QueryState } from '../../shell/query-state.js';
 import { AuditEntryCard } from './audit-entry-card.js';
 import { auditMessages } from './audit-messages.js';
+import { PageSizeSelect, SearchFilter, useListPaging } from '../../shell/list-filters.js';
 
 registerMessages('audit', auditMessages);
 registerMessages('auditActions', auditActionMessages);
-
-const PAGE_SIZES = ['20', '50', '100'];
 
 export default function AuditPage() {
   const { t } = useTranslation('audit');
   const [action, setAction] = useState<AuditAction | null>(null);
   const [actor, setActor] = useState('');
   const [debouncedActor] = useDebouncedValue(actor.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState('20');
+  const { page, setPage, pageSize, setPageSize, refiltered } = useListPaging();
   const query = useEndpointQuery(
     endpoints.user.listAuditLog,
     { query: { page, pageSize, action: action ?? undefined, actor: debouncedActor || undefined } },
@@ -49,38 +46,21 @@ export default function AuditPage() {
           placeholder={t('actionPlaceholder')}
           data={actionOptions}
           value={action}
-          onChange={(value) => {
-            setAction(value);
-            setPage(1);
-          }}
+          onChange={refiltered(setAction)}
           searchable
           clearable
           w={{ base: '100%', sm: 280 }}
           data-testid="audit-action-filter"
         />
-        <TextInput
+        <SearchFilter
           label={t('actor')}
           placeholder={t('actorPlaceholder')}
-          leftSection={<IconSearch size={16} />}
           value={actor}
-          onChange={(event) => {
-            setActor(event.currentTarget.value);
-            setPage(1);
-          }}
-          w={{ base: '100%', sm: 220 }}
-          data-testid="audit-actor-filter"
+          onChange={refiltered(setActor)}
+          width={220}
+          testId="audit-actor-filter"
         />
-        <Select
-          label={t('pageSize')}
-          data={PAGE_SIZES}
-          value={pageSize}
-          onChange={(value) => {
-            setPageSize(value ?? '20');
-            setPage(1);
-          }}
-          allowDeselect={false}
-          w={110}
-        />
+        <PageSizeSelect label={t('pageSize')} value={pageSize} onChange={setPageSize} />
       </Group>
       <QueryState query={query} skeletonRows={8}>
         {(data) => (

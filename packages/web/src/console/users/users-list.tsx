@@ -1,15 +1,5 @@
 import { useState } from 'react';
-import {
-  ActionIcon,
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Menu,
-  Select,
-  TextInput,
-  VisuallyHidden,
-} from '@mantine/core';
+import { ActionIcon, Anchor, Badge, Button, Group, Menu, VisuallyHidden } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import {
   IconDots,
@@ -17,7 +7,6 @@ import {
   IconLock,
   IconLockOpen,
   IconPencil,
-  IconSearch,
   IconTrash,
   IconUserPlus,
 } from '@tabler/icons-react';
@@ -35,16 +24,14 @@ import { RoleBadge, StatusBadge } from './user-badges.js';
 import { UserActionModals, type UserAction } from './user-action-modals.js';
 import { userPagePath } from './user-paths.js';
 import { isOwnAccount, mayEditUser } from './user-permissions.js';
-
-const PAGE_SIZES = ['20', '50', '100'];
+import { PageSizeSelect, SearchFilter, useListPaging } from '../../shell/list-filters.js';
 
 /** /console/users: search (debounced), paging, and each account's actions. */
 export function UsersList() {
   const { t } = useTranslation('users');
   const [search, setSearch] = useState('');
   const [debouncedSearch] = useDebouncedValue(search.trim(), 300);
-  const [page, setPage] = useState(1);
-  const [pageSize, setPageSize] = useState('20');
+  const { page, setPage, pageSize, setPageSize, refiltered } = useListPaging();
   const [creating, setCreating] = useState(false);
   const [pending, setPending] = useState<{ user: ManagedUser; action: UserAction } | null>(null);
   const { user: actor } = useSession();
@@ -96,29 +83,15 @@ export function UsersList() {
         }
       />
       <Group mb="md" gap="sm" align="flex-end">
-        <TextInput
+        <SearchFilter
           label={t('searchLabel')}
           placeholder={t('searchPlaceholder')}
-          leftSection={<IconSearch size={16} />}
           value={search}
-          onChange={(event) => {
-            setSearch(event.currentTarget.value);
-            setPage(1);
-          }}
-          w={{ base: '100%', sm: 280 }}
-          data-testid="users-search"
+          onChange={refiltered(setSearch)}
+          width={280}
+          testId="users-search"
         />
-        <Select
-          label={t('pageSize')}
-          data={PAGE_SIZES}
-          value={pageSize}
-          onChange={(value) => {
-            setPageSize(value ?? '20');
-            setPage(1);
-          }}
-          allowDeselect={false}
-          w={110}
-        />
+        <PageSizeSelect label={t('pageSize')} value={pageSize} onChange={setPageSize} />
       </Group>
       <QueryState query={query} skeletonRows={8}>
         {(data) => (
