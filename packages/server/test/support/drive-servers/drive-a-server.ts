@@ -1,7 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { childrenOf, entryAt, rangeAnswer, type DriveTree } from './drive-tree.js';
+import {
+  childrenOf,
+  counted,
+  entryAt,
+  newTransfers,
+  rangeAnswer,
+  type DriveTree,
+  type Transfers,
+} from './drive-tree.js';
 
 /**
  * A DRIVE_A server on loopback, faithful to the OpenList/Alist API this node follows: `POST /api/fs/list`
@@ -25,6 +33,8 @@ export interface DriveAServer {
   hold: Promise<void> | null;
   /** Milliseconds every request waits before it is answered (a drive far away; benches). */
   latencyMs: number;
+  /** The link downloads (`/d/...`) as they overlap. */
+  transfers: Transfers;
   stop(): Promise<void>;
 }
 
@@ -48,6 +58,7 @@ export async function startDriveAServer(
     linkHost: '127.0.0.1',
     hold: null,
     latencyMs: 0,
+    transfers: newTransfers(),
   };
 
   const json = (response: ServerResponse, code: number, message: string, data: unknown) => {
@@ -101,8 +112,10 @@ export async function startDriveAServer(
     if (url.searchParams.get('sign') !== sign(path, expires) || expires * 1000 <= now()) {
       return void response.writeHead(403).end('link expired or invalid');
     }
-    const answer = rangeAnswer(bytes, request.headers.range);
-    response.writeHead(answer.status, answer.headers).end(answer.body);
+    void counted(state.transfers, request, response, () => {
+      const answer = rangeAnswer(bytes, request.headers.range);
+      response.writeHead(answer.status, answer.headers).end(answer.body);
+    });
   };
 
   const server: Server = createServer((request, response) => {
