@@ -27,6 +27,8 @@ export interface DriveAServer {
   tokens: Set<string>;
   /** Lifetime of new links in seconds. */
   linkSeconds: number;
+  /** The next this many links presented at `/d` count as expired there (403, as a link past its expiry). */
+  expiredLinks: number;
   /** Host name written into raw_url (the server listens on 127.0.0.1; 'localhost' resolves too). */
   linkHost: string;
   /** When set, fs/get answers only once this resolves (merging tests hold many requests in flight). */
@@ -55,6 +57,7 @@ export async function startDriveAServer(
     lastUserAgent: undefined,
     tokens: new Set([options.token]),
     linkSeconds: 3600,
+    expiredLinks: 0,
     linkHost: '127.0.0.1',
     hold: null,
     latencyMs: 0,
@@ -109,7 +112,9 @@ export async function startDriveAServer(
     const expires = Number(url.searchParams.get('expires'));
     const bytes = tree[path];
     if (!bytes) return void response.writeHead(404).end();
-    if (url.searchParams.get('sign') !== sign(path, expires) || expires * 1000 <= now()) {
+    const expired = expires * 1000 <= now() || state.expiredLinks > 0;
+    if (state.expiredLinks > 0) state.expiredLinks -= 1;
+    if (url.searchParams.get('sign') !== sign(path, expires) || expired) {
       return void response.writeHead(403).end('link expired or invalid');
     }
     void counted(state.transfers, request, response, () => {
