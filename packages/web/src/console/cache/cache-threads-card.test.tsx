@@ -60,7 +60,7 @@ describe('the multithread card', () => {
         patches.push(JSON.parse(init.body as string));
         return json({});
       }
-      expect(url).toContain('/api/config/nodes/node-play-1/cache-config/drives');
+      expect(url).toContain('node-play-1/cache-config/drives');
       return json(drives);
     });
     renderCard([{ driveId: GONE, threads: 2, chunkSizeBytes: MiB }]);
