@@ -108,9 +108,8 @@ describe.each(installBackends())('a DRIVE_A library in svc standalone on $label'
       `/Users/${proxied.userId}/Items?ParentId=${compact(libraryId)}&Recursive=true&IncludeItemTypes=Movie`,
       { headers: { 'x-emby-token': proxied.token } },
     );
-    const items = Object.fromEntries(
-      (listed.body.Items as Json[]).map((item) => [item.Name, String(item.Id)]),
-    );
+    const items: Record<string, string> = {};
+    for (const item of listed.body.Items as Json[]) items[String(item.Name)] = String(item.Id);
     expect(Object.keys(items).sort(), listed.text).toEqual(['Alien', 'Heat']);
     const itemId = items.Heat!;
     const stream = (token: string, id = itemId) =>
