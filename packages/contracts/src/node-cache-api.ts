@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { nodeCacheConfigSchema } from './node-cache-config.js';
+import { storageProviderKindSchema } from './storage-api.js';
 
 /**
  * Payloads of a play-agent node's cache endpoints besides the configuration itself (node-cache-config.ts):
@@ -130,6 +131,26 @@ export const cacheConfigSyncResponseSchema = z.object({
 export type CacheConfigSyncResponse = z.infer<typeof cacheConfigSyncResponseSchema>;
 
 /** What the config service pushes to a node, and what the node pulls. */
+/**
+ * A drive the multithread parameters (`vfs.driveThreads`) may name: a mount of a storage node that is not a
+ * local folder (WebDAV, DRIVE_A, DRIVE_B). `driveId` is the mount id.
+ */
+export const cacheDriveSchema = z.object({
+  driveId: z.string(),
+  name: z.string(),
+  provider: storageProviderKindSchema,
+  /** The storage node that has the mount. */
+  storageNodeId: z.string(),
+});
+export type CacheDrive = z.infer<typeof cacheDriveSchema>;
+
+/** GET …/cache-config/drives: every drive of the storage nodes that answered, and those that did not. */
+export const cacheDriveListSchema = z.object({
+  drives: z.array(cacheDriveSchema),
+  unreachableStorageNodes: z.array(z.string()),
+});
+export type CacheDriveList = z.infer<typeof cacheDriveListSchema>;
+
 export const nodeCacheConfigPushSchema = z.object({ config: nodeCacheConfigSchema });
 export type NodeCacheConfigPush = z.infer<typeof nodeCacheConfigPushSchema>;
 

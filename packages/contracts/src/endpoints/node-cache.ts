@@ -1,5 +1,6 @@
 import { declareEndpoints } from '../endpoint.js';
 import {
+  cacheDriveListSchema,
   cacheConfigSyncRequestSchema,
   cacheConfigSyncResponseSchema,
   cacheFlushResponseSchema,
@@ -44,6 +45,16 @@ export const nodeCacheEndpoints = declareEndpoints('config', {
     params: nodeParamsSchema,
     body: nodeCacheConfigPatchSchema,
     response: nodeCacheConfigSchema,
+    errors: ['NOT_FOUND', 'NODE_NOT_PLAY_AGENT'],
+  },
+  listNodeCacheDrives: {
+    method: 'GET',
+    path: '/api/config/nodes/{nodeId}/cache-config/drives',
+    summary: 'The drives (non-local mounts of the storage nodes) that multithread parameters may name',
+    tag: TAG,
+    auth: CACHE_ADMIN,
+    params: nodeParamsSchema,
+    response: cacheDriveListSchema,
     errors: ['NOT_FOUND', 'NODE_NOT_PLAY_AGENT'],
   },
   syncNodeCacheConfig: {

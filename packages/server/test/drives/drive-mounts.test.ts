@@ -134,6 +134,28 @@ describe('drive mounts (DRIVE_A, DRIVE_B) on the storage node', () => {
     expect(missing.status).toBe(404);
   });
 
+  it('DRIVE_A: a link that expired is refused by the drive, asked for once more, and the range still read', async () => {
+    const path = q('Movies/Film (2020)/film.mkv');
+    const gets = driveA.calls.get;
+    driveA.expiredLinks = 1;
+    const ranged = await internal(`/api/storage/internal/mounts/${mountA.id}/file?path=${path}`, {
+      range: 'bytes=10-19',
+    });
+    expect(ranged.status).toBe(206);
+    expect(ranged.body.equals(FILM.subarray(10, 20))).toBe(true);
+    expect(driveA.expiredLinks).toBe(0);
+    // Two expired links in a row: asked once more, never in a loop; the read fails.
+    driveA.expiredLinks = 2;
+    const failed = await internal(`/api/storage/internal/mounts/${mountA.id}/file?path=${path}`, {
+      range: 'bytes=10-19',
+    });
+    expect(failed.status).toBe(502);
+    expect(driveA.expiredLinks).toBe(0);
+    // Each refused link was followed by a request for a new one.
+    expect(driveA.calls.get - gets).toBeGreaterThanOrEqual(4);
+    driveA.expiredLinks = 0;
+  });
+
   it('walks a drive mount as the library scanner does, never outside its root', async () => {
     const walk = await internal(`/api/storage/internal/mounts/${mountA.id}/walk?path=Movies`);
     expect(walk.status).toBe(200);

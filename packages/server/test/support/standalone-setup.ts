@@ -5,14 +5,9 @@ export type AdminCall = (method: string, route: string, body?: unknown) => Promi
 
 /**
  * A running `svc standalone` set up as an administrator does it: the first account, signed in to the
- * console, a local mount of `root` on the built-in storage node and a movies library on `folder` of it,
- * scanned. Answers the admin call and the library id.
+ * console, once the built-in storage node answers. Answers the admin call.
  */
-export async function standaloneWithLibrary(
-  entrance: string,
-  root: string,
-  folder: string,
-): Promise<{ admin: AdminCall; libraryId: string }> {
+export async function standaloneAdmin(entrance: string): Promise<AdminCall> {
   await call(entrance, 'POST', '/api/auth/setup/admin', {
     body: { username: 'root', password: 'root-password-1' },
   });
@@ -25,22 +20,42 @@ export async function standaloneWithLibrary(
   await waitFor(async () =>
     (await call(entrance, 'GET', '/api/storage/ping')).status === 200 ? true : undefined,
   );
+  return admin;
+}
+
+/** Creates a movies library on `folder` of a mount of the built-in storage node; answers once it is scanned. */
+export async function scannedLibrary(admin: AdminCall, mountId: string, folder: string): Promise<string> {
+  const library = await admin('POST', '/api/media/libraries', {
+    name: 'Movies',
+    type: 'movies',
+    sources: [{ nodeId: 'node-local-storage', mountId, path: folder }],
+  });
+  if (library.status !== 201) throw new Error(`library not created: ${library.status} ${library.text}`);
+  const libraryId = String(library.body.id);
+  // Creating the library started its first scan.
+  await waitFor(async () => {
+    const scan = (await admin('GET', `/api/media/libraries/${libraryId}/scan`)).body.scan as Json | null;
+    if (scan?.state === 'failed') throw new Error(`scan failed: ${JSON.stringify(scan)}`);
+    return scan?.state === 'succeeded' ? true : undefined;
+  }, 300_000);
+  return libraryId;
+}
+
+/**
+ * The administrator's set-up above, then a local mount of `root` on the built-in storage node and a movies
+ * library on `folder` of it, scanned. Answers the admin call and the library id.
+ */
+export async function standaloneWithLibrary(
+  entrance: string,
+  root: string,
+  folder: string,
+): Promise<{ admin: AdminCall; libraryId: string }> {
+  const admin = await standaloneAdmin(entrance);
   const mount = await admin('POST', '/api/storage/mounts', {
     name: 'media',
     provider: 'local',
     config: { root },
   });
   if (mount.status !== 201) throw new Error(`mount not created: ${mount.status} ${mount.text}`);
-  const library = await admin('POST', '/api/media/libraries', {
-    name: 'Movies',
-    type: 'movies',
-    sources: [{ nodeId: 'node-local-storage', mountId: mount.body.id, path: folder }],
-  });
-  const libraryId = String(library.body.id);
-  // Creating the library started its first scan.
-  await waitFor(async () => {
-    const scan = (await admin('GET', `/api/media/libraries/${libraryId}/scan`)).body.scan as Json | null;
-    return scan?.state === 'succeeded' ? true : undefined;
-  }, 300_000);
-  return { admin, libraryId };
+  return { admin, libraryId: await scannedLibrary(admin, String(mount.body.id), folder) };
 }

@@ -188,4 +188,41 @@ describe('drive accounts and the DRIVE_A play mode', () => {
     expect(watched.problems.filter((problem) => !problem.includes('409'))).toEqual([]);
     await watched.context.close();
   }, 480_000);
+
+  it('offers the DRIVE_A mount for multithread download on the node cache page and saves its parameters', async () => {
+    const watched = await openPage(browser, 'web-drives-threads');
+    const { page } = watched;
+    await watched.context.addInitScript(() => localStorage.setItem('svc.language', 'en'));
+    await signIn(page, install.entrance, 'console', ADMIN.username, ADMIN.password);
+    const { mounts } = (await api('/api/storage/mounts')) as { mounts: { id: string; name: string }[] };
+    const mountId = mounts.find((mount) => mount.name === 'Cloud films')!.id;
+
+    await page.goto(`${install.entrance}/console/cache/node-local-play-agent`);
+    await settled(page);
+    const card = page.getByTestId('cache-threads');
+    const row = card.getByTestId(`threads-row-${mountId}`);
+    await row.getByText('Cloud films').waitFor();
+    await row.getByText('DRIVE_A', { exact: true }).waitFor();
+    await card.getByLabel('Multithread download for Cloud films').check({ force: true });
+    await card.getByLabel('Threads for Cloud films').fill('6');
+    await card.getByLabel('Chunk size of Cloud films (MB)').fill('2');
+    await card.getByTestId('threads-save').click();
+    await expect
+      .poll(
+        async () =>
+          (
+            (await api('/api/config/nodes/node-local-play-agent/cache-config')) as {
+              vfs: { driveThreads: unknown[] };
+            }
+          ).vfs.driveThreads,
+      )
+      .toEqual([{ driveId: mountId, threads: 6, chunkSizeBytes: 2 * 1024 * 1024 }]);
+    await page.reload();
+    await settled(page);
+    expect(await card.getByLabel('Threads for Cloud films').inputValue()).toBe('6');
+    await watched.screenshot('cache-threads');
+    expect(await page.getByTestId('error-alert').count()).toBe(0);
+    expect(watched.problems).toEqual([]);
+    await watched.context.close();
+  }, 240_000);
 });

@@ -47,6 +47,7 @@ import { NodeLifecycleService } from './nodes/node-lifecycle.service.js';
 import { registerNodeManagementRoutes } from './nodes/node-management.routes.js';
 import { NodeManagementService } from './nodes/node-management.service.js';
 import { NodeViews } from './nodes/node-views.js';
+import { HttpCacheDriveSource } from './node-cache/cache-drives.client.js';
 import { NodeCacheClient } from './node-cache/node-cache.client.js';
 import { NodeCacheConfigsRepository } from './node-cache/node-cache.repository.js';
 import { registerNodeCacheConfigRoutes } from './node-cache/node-cache.routes.js';
@@ -172,6 +173,7 @@ function createServices(
       configs: repositories.nodeCacheConfigs,
       nodes: repositories.nodes,
       client: new NodeCacheClient((nodeId) => repositories.registry.newestAddressOf(nodeId), serviceToken),
+      drives: new HttpCacheDriveSource((filter) => registry.liveInstances(filter), serviceToken),
       clock,
       logger,
     }),

@@ -47,6 +47,7 @@ import { MediaClient } from './upstream/media-client.js';
 import { ServiceClient } from '../../platform/http/service-client.js';
 import { UserClient } from './upstream/user-client.js';
 import { TaskScheduler } from '../../platform/tasks/index.js';
+import { CdnManualStore } from './cdn/cdn-manual-store.js';
 import { CdnPreference } from './cdn/cdn-preference.js';
 import { cdnOptimizeTask } from './cdn/cdn-optimize.task.js';
 import { registerCdnRoutes } from './cdn/cdn.routes.js';
@@ -137,6 +138,8 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
     }),
     logger,
     ...cdnTrust,
+    // Manual addresses survive a restart: a file next to the pending reports (docs/drives.md).
+    manualStore: CdnManualStore.forNode(workDir ?? context.settings.dataDir, playAgent.nodeId),
   });
   const tasks = new TaskScheduler({ logger: logger.child({ scheduler: 'play-agent' }) });
   tasks.register(cdnOptimizeTask(cdn));
@@ -292,6 +295,11 @@ export const createPlayAgentComponent: ComponentFactory = async (context) => {
           'sending playback reports kept from the last stop',
         );
       }
+      await cdn.restoreManual().then(
+        (hosts) => hosts > 0 && logger.info({ hosts }, 'manual CDN addresses restored'),
+        (error: unknown) =>
+          logger.error({ err: (error as Error).message }, 'manual CDN addresses could not be read'),
+      );
       reporter.start();
       meter.start();
       sessions.start();

@@ -1,7 +1,15 @@
 import { createHmac } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { childrenOf, entryAt, rangeAnswer, type DriveTree } from './drive-tree.js';
+import {
+  childrenOf,
+  counted,
+  entryAt,
+  newTransfers,
+  rangeAnswer,
+  type DriveTree,
+  type Transfers,
+} from './drive-tree.js';
 
 /**
  * A DRIVE_A server on loopback, faithful to the OpenList/Alist API this node follows: `POST /api/fs/list`
@@ -19,12 +27,16 @@ export interface DriveAServer {
   tokens: Set<string>;
   /** Lifetime of new links in seconds. */
   linkSeconds: number;
+  /** The next this many links presented at `/d` count as expired there (403, as a link past its expiry). */
+  expiredLinks: number;
   /** Host name written into raw_url (the server listens on 127.0.0.1; 'localhost' resolves too). */
   linkHost: string;
   /** When set, fs/get answers only once this resolves (merging tests hold many requests in flight). */
   hold: Promise<void> | null;
   /** Milliseconds every request waits before it is answered (a drive far away; benches). */
   latencyMs: number;
+  /** The link downloads (`/d/...`) as they overlap. */
+  transfers: Transfers;
   stop(): Promise<void>;
 }
 
@@ -45,9 +57,11 @@ export async function startDriveAServer(
     lastUserAgent: undefined,
     tokens: new Set([options.token]),
     linkSeconds: 3600,
+    expiredLinks: 0,
     linkHost: '127.0.0.1',
     hold: null,
     latencyMs: 0,
+    transfers: newTransfers(),
   };
 
   const json = (response: ServerResponse, code: number, message: string, data: unknown) => {
@@ -98,11 +112,15 @@ export async function startDriveAServer(
     const expires = Number(url.searchParams.get('expires'));
     const bytes = tree[path];
     if (!bytes) return void response.writeHead(404).end();
-    if (url.searchParams.get('sign') !== sign(path, expires) || expires * 1000 <= now()) {
+    const expired = expires * 1000 <= now() || state.expiredLinks > 0;
+    if (state.expiredLinks > 0) state.expiredLinks -= 1;
+    if (url.searchParams.get('sign') !== sign(path, expires) || expired) {
       return void response.writeHead(403).end('link expired or invalid');
     }
-    const answer = rangeAnswer(bytes, request.headers.range);
-    response.writeHead(answer.status, answer.headers).end(answer.body);
+    void counted(state.transfers, request, response, () => {
+      const answer = rangeAnswer(bytes, request.headers.range);
+      response.writeHead(answer.status, answer.headers).end(answer.body);
+    });
   };
 
   const server: Server = createServer((request, response) => {

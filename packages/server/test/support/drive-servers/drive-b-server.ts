@@ -1,6 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { childrenOf, entryAt, rangeAnswer, type DriveTree } from './drive-tree.js';
+import {
+  childrenOf,
+  counted,
+  entryAt,
+  newTransfers,
+  rangeAnswer,
+  type DriveTree,
+  type Transfers,
+} from './drive-tree.js';
 
 /**
  * A DRIVE_B server on loopback (docs/drives.md, "DRIVE_B"): files by id (`GET /v1/files/{id}`, the root's
@@ -14,6 +22,8 @@ export interface DriveBServer {
   cdnHost: string;
   calls: { file: number; list: number; download: number };
   tokens: Set<string>;
+  /** Downloads of its own CDN route as they overlap. */
+  transfers: Transfers;
   stop(): Promise<void>;
 }
 
@@ -26,6 +36,7 @@ export async function startDriveBServer(tree: DriveTree, options: { token: strin
   const state = {
     calls: { file: 0, list: 0, download: 0 },
     tokens: new Set([options.token]),
+    transfers: newTransfers(),
   };
   const fileOf = (path: string) => {
     const entry = entryAt(tree, path);
@@ -52,8 +63,10 @@ export async function startDriveBServer(tree: DriveTree, options: { token: strin
         return void response.writeHead(403).end();
       const bytes = tree[pathOf(download[1]!)];
       if (!bytes) return void response.writeHead(404).end();
-      const answer = rangeAnswer(bytes, request.headers.range);
-      return void response.writeHead(answer.status, answer.headers).end(answer.body);
+      return void counted(state.transfers, request, response, () => {
+        const answer = rangeAnswer(bytes, request.headers.range);
+        response.writeHead(answer.status, answer.headers).end(answer.body);
+      });
     }
     if (
       request.headers.authorization === undefined ||

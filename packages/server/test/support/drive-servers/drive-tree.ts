@@ -57,3 +57,32 @@ export function rangeAnswer(
     body: bytes.subarray(start, end + 1),
   };
 }
+
+/** Download requests of a test server as they overlap: multithread fills are seen here. */
+export interface Transfers {
+  /** Downloads being answered now. */
+  active: number;
+  /** The most at once so far (reset it to measure anew). */
+  maxActive: number;
+  /** Downloads that asked for a byte range. */
+  ranged: number;
+  /** Each download waits this long before its answer starts, so that parallel ones overlap. */
+  delayMs: number;
+}
+
+export const newTransfers = (): Transfers => ({ active: 0, maxActive: 0, ranged: 0, delayMs: 0 });
+
+/** Counts one download from its arrival until its response is done (or cut), then runs `answer`. */
+export async function counted(
+  transfers: Transfers,
+  request: { headers: { range?: string | undefined } },
+  response: { once(event: 'close', listener: () => void): unknown },
+  answer: () => void | Promise<void>,
+): Promise<void> {
+  transfers.active += 1;
+  transfers.maxActive = Math.max(transfers.maxActive, transfers.active);
+  if (request.headers.range) transfers.ranged += 1;
+  response.once('close', () => (transfers.active -= 1));
+  if (transfers.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, transfers.delayMs));
+  await answer();
+}

@@ -109,6 +109,25 @@ const en = {
     applied: 'Applied now',
     pending: 'Applied at its next pull',
   },
+  threads: {
+    title: 'Multithread download per drive',
+    intro:
+      'For each drive (a WebDAV, DRIVE_A or DRIVE_B mount of the storage nodes) the video cache may fetch a file with several ranged reads at once. Without parameters a drive is read one 4 MB range at a time.',
+    drive: 'Drive',
+    multithread: 'Multithread',
+    threads: 'Threads',
+    chunkMb: 'Chunk size (MB)',
+    switchFor: 'Multithread download for {{name}}',
+    threadsFor: 'Threads for {{name}}',
+    chunkFor: 'Chunk size of {{name}} (MB)',
+    providers: { local: 'Local', webdav: 'WebDAV', drive_a: 'DRIVE_A', drive_b: 'DRIVE_B' },
+    unknownDrive: 'Drive no storage node lists',
+    unreachable: 'These storage nodes did not answer; their drives are missing here: {{nodes}}',
+    none: 'The storage nodes have no drive (only local folders).',
+    limits: '{{minThreads}} to {{maxThreads}} threads; chunks of {{minChunk}} to {{maxChunk}} MB.',
+    save: 'Save drive parameters',
+    saved: 'Drive parameters saved.',
+  },
 };
 
 type Messages = typeof en;
@@ -223,6 +242,25 @@ const zh: Messages = {
     notSaved: '未保存',
     applied: '已立即生效',
     pending: '将在下次拉取时生效',
+  },
+  threads: {
+    title: '按网盘多线程下载',
+    intro:
+      '对每个网盘（存储节点上的 WebDAV、DRIVE_A 或 DRIVE_B 挂载），视频缓存可以同时用多个分段请求下载一个文件。未设置参数的网盘每次只读取一个 4 MB 的分段。',
+    drive: '网盘',
+    multithread: '多线程',
+    threads: '线程数',
+    chunkMb: '分块大小（MB）',
+    switchFor: '{{name}} 的多线程下载',
+    threadsFor: '{{name}} 的线程数',
+    chunkFor: '{{name}} 的分块大小（MB）',
+    providers: { local: '本地', webdav: 'WebDAV', drive_a: 'DRIVE_A', drive_b: 'DRIVE_B' },
+    unknownDrive: '没有存储节点列出的网盘',
+    unreachable: '以下存储节点没有响应，其网盘未列出：{{nodes}}',
+    none: '存储节点上没有网盘（只有本地目录）。',
+    limits: '线程数 {{minThreads}} 到 {{maxThreads}}；分块 {{minChunk}} 到 {{maxChunk}} MB。',
+    save: '保存网盘参数',
+    saved: '网盘参数已保存。',
   },
 };
 

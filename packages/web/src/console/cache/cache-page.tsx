@@ -13,6 +13,7 @@ import { CacheEntriesCard } from './cache-entries-card.js';
 import { CacheFlushButton } from './cache-flush-button.js';
 import { cacheMessages } from './cache-messages.js';
 import { CacheSyncCard } from './cache-sync-card.js';
+import { CacheThreadsCard } from './cache-threads-card.js';
 import { CacheUsageCard } from './cache-usage-card.js';
 import { NodeCdnPage } from '../cdn/cdn-page.js';
 
@@ -106,6 +107,11 @@ function NodeCache() {
               <CacheSyncCard nodeId={nodeId} />
             </SimpleGrid>
             <CacheConfigCard key={JSON.stringify(loaded)} nodeId={nodeId} config={loaded} />
+            <CacheThreadsCard
+              key={`threads-${JSON.stringify(loaded.vfs.driveThreads)}`}
+              nodeId={nodeId}
+              stored={loaded.vfs.driveThreads}
+            />
             <CacheEntriesCard nodeId={nodeId} />
           </Stack>
         )}

@@ -21,6 +21,7 @@ export function registerNodeCacheConfigRoutes(
     config: await cache.get(request.params.nodeId),
   }));
   serve(app, routes.getNodeCacheConfig, async (request) => cache.get(request.params.nodeId));
+  serve(app, routes.listNodeCacheDrives, async (request) => cache.drives(request.params.nodeId));
   serve(app, routes.updateNodeCacheConfig, async (request) => {
     const { nodeId } = request.params;
     return audit

@@ -4,6 +4,7 @@ import {
   mergeNodeCacheConfig,
   nodeCacheConfigSchema,
   type CacheConfigSyncResponse,
+  type CacheDriveList,
   type NodeCacheConfig,
   type NodeCacheConfigPatch,
 } from '@svc/contracts';
@@ -11,6 +12,7 @@ import type { Clock } from '../../../platform/cache/index.js';
 import { AppError } from '../../../platform/http/errors.js';
 import type { Logger } from '../../../platform/logger.js';
 import type { NodesRepository } from '../nodes/nodes.repository.js';
+import type { CacheDriveSource } from './cache-drives.client.js';
 import type { NodeCacheClient } from './node-cache.client.js';
 import type { NodeCacheConfigsRepository } from './node-cache.repository.js';
 
@@ -25,6 +27,7 @@ export class NodeCacheService {
       configs: NodeCacheConfigsRepository;
       nodes: Pick<NodesRepository, 'get'>;
       client: Pick<NodeCacheClient, 'push' | 'forward' | 'forwardCdn'>;
+      drives: CacheDriveSource;
       clock: Clock;
       logger: Logger;
     },
@@ -56,6 +59,12 @@ export class NodeCacheService {
       if (section.success) (config as Record<string, unknown>)[key] = section.data;
     }
     return config;
+  }
+
+  /** The drives the node's multithread parameters may name (every storage node's non-local mounts). */
+  async drives(nodeId: string): Promise<CacheDriveList> {
+    await this.requirePlayAgent(nodeId);
+    return this.deps.drives.list();
   }
 
   /** Applies a PATCH (merge rule of the contracts), saves it and pushes it to the node. */

@@ -8,6 +8,7 @@ import {
 import type { Agent, Dispatcher } from 'undici';
 import { AppError } from '../../../platform/http/errors.js';
 import type { Logger } from '../../../platform/logger.js';
+import type { CdnManualStore } from './cdn-manual-store.js';
 import { choosePrimary, preferredPool } from './cdn-ranking.js';
 import type { DohResolver } from './doh-resolver.js';
 import { measureIp, type SampleLink } from './ip-measure.js';
@@ -48,6 +49,8 @@ export interface CdnPreferenceOptions extends CdnAgentOptions {
   /** Longest measurement of one address (default 8 s). */
   measureMaxMs?: number;
   now?: () => Date;
+  /** Where the manual addresses are kept across restarts (none: they live in memory only). */
+  manualStore?: CdnManualStore;
 }
 
 /**
@@ -137,13 +140,43 @@ export class CdnPreference {
     return (await this.measureWithRefetch(state, [{ ip, source }], signal))[0]!;
   }
 
-  /** Replaces a host's manual lists and optimizes it with them. */
+  /** Replaces a host's manual lists, keeps them (the store) and optimizes the host with them. */
   async setManual(request: CdnManualRequest, signal?: AbortSignal): Promise<CdnHostStatus> {
     const state = this.state(request.host);
     state.manualPreferred = [...request.preferredIps];
     state.manualCandidates = [...request.candidateIps];
+    await this.options.manualStore?.save(
+      [...this.hosts.values()].map((host) => ({
+        host: host.host,
+        scheme: host.scheme,
+        preferredIps: host.manualPreferred,
+        candidateIps: host.manualCandidates,
+      })),
+    );
     if (this.enabledFlag) await this.optimizeHost(state, signal);
     return this.hostStatus(state);
+  }
+
+  /**
+   * At start: the manual addresses saved before the last stop. Their hosts are known again and a round
+   * starts for each in the background, so a manual preferred address is the primary again soon after.
+   */
+  async restoreManual(): Promise<number> {
+    const saved = (await this.options.manualStore?.load()) ?? [];
+    for (const entry of saved) {
+      const state = this.state(entry.host, entry.scheme);
+      state.manualPreferred = [...entry.preferredIps];
+      state.manualCandidates = [...entry.candidateIps];
+      if (this.enabledFlag) {
+        this.optimizeHost(state).catch((error: unknown) =>
+          this.options.logger.warn(
+            { host: state.host, err: (error as Error).message },
+            'CDN optimization failed',
+          ),
+        );
+      }
+    }
+    return saved.length;
   }
 
   status(): CdnStatus {

@@ -141,6 +141,8 @@ function checkedBody(response: Dispatcher.ResponseData, size: number, range?: By
     matches = !range || (range.start === 0 && range.end === size - 1);
   }
   if (!matches) {
+    // undici's body errors (aborted) when destroyed unread: without a listener that would end the process.
+    response.body.on('error', () => undefined);
     response.body.destroy();
     if (statusCode === 404) throw storageErrors.pathNotFound();
     throw storageErrors.unavailable(`the drive's download host answered ${statusCode}`);
