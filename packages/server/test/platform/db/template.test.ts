@@ -120,7 +120,9 @@ describe('database template', () => {
     // Buffer.equals: toEqual walks a 16 MB buffer index by index
     const differing = [...original].filter(([name, contents]) => {
       const other = copied.get(name);
-      return contents === 'folder' ? other !== 'folder' : !(other instanceof Buffer && other.equals(contents));
+      return contents === 'folder'
+        ? other !== 'folder'
+        : !(other instanceof Buffer && other.equals(contents));
     });
     expect(differing.map(([name]) => name)).toEqual([]);
     // the gzip stream is far smaller than the cluster (the first WAL segment alone is 16 MB of mostly zeros)
