@@ -191,7 +191,8 @@ describe('database template', () => {
     await cp(template, other, { recursive: true });
     const gz = path.join(other, 'files.gz');
     const bytes = await readFile(gz);
-    bytes[Math.floor(bytes.length / 2)] ^= 0xff; // fails gzip's check (or inflation) part-way
+    const middle = Math.floor(bytes.length / 2);
+    bytes[middle] = bytes[middle]! ^ 0xff; // fails gzip's check (or inflation) part-way
     await writeFile(gz, bytes);
     const dataDir = await freshDir();
     const { logger, records } = recordingLogger();
