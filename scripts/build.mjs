@@ -51,4 +51,9 @@ if (!only || only === 'server') {
       rmSync(path.join('packages/server/dist', entry.name), { force: true });
   }
   chmodSync('packages/server/dist/svc.mjs', 0o755);
+  // The embedded database's template cluster (dist/db-template), made with the PGlite the build ships.
+  const template = spawnSync(process.execPath, ['--import', 'tsx', 'scripts/build-db-template.ts'], {
+    stdio: 'inherit',
+  });
+  if (template.status !== 0) process.exit(template.status ?? 1);
 }

@@ -59,6 +59,12 @@ describe.each(installBackends())('svc standalone on $label', (backend) => {
       const first = start(env);
       await first.waitForLog(/standalone edition is up/);
       for (const url of healthUrls(env)) expect(await status(url), url).toBe(200);
+      if (backend.label === 'pglite') {
+        // Both embedded instances (control, storage) are copies of the build's template, not initdb runs.
+        const created = first.stdout().match(/^.*"msg":"embedded database created".*$/gm) ?? [];
+        expect(created).toHaveLength(2);
+        for (const line of created) expect(JSON.parse(line)).toMatchObject({ source: 'template' });
+      }
 
       const capabilities = await request(
         `http://127.0.0.1:${env.SVC_FRONTEND_PORT}/api/config/deployment/capabilities`,

@@ -12,7 +12,12 @@ export interface SvcProcess {
   /** Pids of every process the supervisor reported starting. */
   childPids(): number[];
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
-  waitForLog(pattern: RegExp, timeoutMs?: number): Promise<void>;
+  /**
+   * Waits until the output shows `pattern`; fails when the program exits first or stays silent for
+   * `silenceMs` (60 s). A slow start on a busy machine keeps going: the supervisor logs every 15 s what a
+   * starting process is on, so the wait lasts as long as the start makes progress.
+   */
+  waitForLog(pattern: RegExp, silenceMs?: number): Promise<void>;
 }
 
 /** Runs the built svc program with the given environment (on top of a minimal one). */
@@ -44,22 +49,26 @@ export function runSvc(args: string[], env: Record<string, string>): SvcProcess 
         Number(m[1]),
       ),
     exited,
-    waitForLog: (pattern, timeoutMs = 60_000) =>
+    waitForLog: (pattern, silenceMs = 60_000) =>
       new Promise<void>((resolve, reject) => {
         if (pattern.test(out)) return resolve();
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(
-            new Error(
-              `log did not show ${pattern} within ${timeoutMs} ms; stderr: ${err}; stdout tail: ${out.slice(-2000)}`,
-            ),
-          );
-        }, timeoutMs);
+        const silence = () =>
+          setTimeout(() => {
+            listeners.delete(check);
+            reject(
+              new Error(
+                `log did not show ${pattern}: no output for ${silenceMs} ms; stderr: ${err}; stdout tail: ${out.slice(-2000)}`,
+              ),
+            );
+          }, silenceMs);
+        let timer = silence();
         const check = () => {
+          clearTimeout(timer);
           if (pattern.test(out)) {
-            clearTimeout(timer);
             listeners.delete(check);
             resolve();
+          } else {
+            timer = silence();
           }
         };
         listeners.add(check);

@@ -1,4 +1,3 @@
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import {
   closeSync,
@@ -12,8 +11,6 @@ import {
   rmSync,
   writeFileSync,
 } from 'node:fs';
-import { open, readdir } from 'node:fs/promises';
-import { createRequire } from 'node:module';
 import path from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
@@ -21,7 +18,11 @@ import { NodeFS } from '@electric-sql/pglite/nodefs';
 import type { Logger } from '../logger.js';
 import { DatabaseError, describeError, errorCode, oneLine } from './errors.js';
 import { acquireDataDirLock, createFileOnce, type DataDirLock } from './lock-file.js';
+import { syncPaths, syncTree } from './durable-files.js';
 import { Mutex, PGliteSession, quoteIdentifier } from './pglite-dialect.js';
+import { installedPglite, runInitdbChild } from './pglite-initdb.js';
+import { pgliteStartParams, WASM_FLAGS } from './pglite-settings.js';
+import { builtTemplateDir, checkTemplate, unpackTemplate } from './pglite-template.js';
 import { PGLITE_PARSERS } from './value-types.js';
 import { startupStep } from '../startup-progress.js';
 
@@ -39,41 +40,6 @@ import { startupStep } from '../startup-progress.js';
  * db/yiyi_storage; roles run as separate processes get one cluster each.
  */
 
-/**
- * PostgreSQL settings of every embedded instance (docs/database.md, "Memory and durability").
- *   shared_buffers: emscripten zero-fills PostgreSQL's shared memory at start, so all of it is resident from
- *     the first second (PGlite's default, 128MB, cost that much per instance). Pages that miss it are read
- *     from the kernel's page cache, which is not charged to the process.
- *   maintenance_work_mem: WebAssembly memory never shrinks, so a peak (CREATE INDEX on a big table) stays.
- *   wal_sync_method: fsync() is the one sync call PGlite's Node filesystem can carry out (see
- *     DurableNodeFS); its fdatasync() does nothing, and fdatasync is PostgreSQL's default.
- *   max_wal_size / min_wal_size: a single-user PostgreSQL has no checkpointer process, so checkpoints come
- *     only from WAL volume (and at close): this bounds the WAL on disk and the replay after a crash.
- */
-export const PGLITE_SETTINGS: Readonly<Record<string, string>> = {
-  shared_buffers: '16MB',
-  maintenance_work_mem: '16MB',
-  wal_sync_method: 'fsync',
-  max_wal_size: '64MB',
-  min_wal_size: '32MB',
-};
-
-/** PGlite's own start parameters without -F (fsync off), plus our settings. */
-export function pgliteStartParams(): string[] {
-  const params = PGlite.defaultStartParams.filter((param) => param !== '-F');
-  for (const [name, value] of Object.entries(PGLITE_SETTINGS)) params.push('-c', `${name}=${value}`);
-  return params;
-}
-
-/**
- * V8 flags for the WebAssembly compiled from now on in this process: baseline (Liftoff) code only, no
- * optimised (TurboFan) tier-up of hot functions; functions Liftoff cannot compile still get TurboFan.
- * PostgreSQL's 9 MB module otherwise costs ~50 MB more resident memory per process (optimised code and
- * compiler memory the allocator keeps), and in measurements its queries were not slower without it. Set
- * before the first instance compiles the module; modules compiled earlier keep their tiering.
- */
-export const WASM_FLAGS = ['--no-wasm-dynamic-tiering', '--no-wasm-tier-up'] as const;
-
 let wasmFlagsSet = false;
 function keepWasmCodeSmall(): void {
   if (wasmFlagsSet) return;
@@ -87,7 +53,6 @@ export function clusterMarkerPath(dbRoot: string, database: string): string {
 }
 
 const CLUSTER_NAME = /^[a-z0-9_]{1,63}$/;
-const INIT_TIMEOUT_MS = 180_000;
 
 interface NodeFsStream {
   nfd?: number;
@@ -333,15 +298,28 @@ async function createSchema(session: PGliteSession, schema: string): Promise<voi
 }
 
 /**
- * Creates a new cluster (initdb). PGlite runs initdb in memory, in a second instance and a second WebAssembly
- * module, and the process never gives that memory back to the system (~150 MB for good). So it happens in a
- * short-lived child process, into a scratch folder; the files are then synced to disk (PGlite never does)
- * and moved into the cluster folder, PG_VERSION last: a folder with PG_VERSION is always a whole cluster.
+ * Creates a new cluster: a copy of the build's template (pglite-template.ts) when it was made by this PGlite,
+ * else PostgreSQL's initdb in a short-lived child process (pglite-initdb.ts). Either way the files go into a
+ * scratch folder, are synced to disk (PGlite never syncs) and are then moved into the cluster folder,
+ * PG_VERSION last: a folder with PG_VERSION is always a whole cluster.
  */
-async function initCluster(dbRoot: string, clusterName: string, logger: Logger): Promise<void> {
+export async function initCluster(
+  dbRoot: string,
+  clusterName: string,
+  logger: Logger,
+  templateDir = builtTemplateDir(),
+): Promise<void> {
   const dir = path.join(dbRoot, clusterName);
-  const entry = pgliteEntry();
-  if (!entry) {
+  mkdirSync(dir, { recursive: true });
+  const pglite = installedPglite();
+  const template = checkTemplate(templateDir, pglite?.identity);
+  if (!template.usable && !template.missing) {
+    logger.warn(
+      { dir, templateDir, reason: template.reason },
+      'not using the database template; running initdb',
+    );
+  }
+  if (!template.usable && !pglite) {
     logger.warn(
       { dir },
       'cannot find the PGlite package for a child process; creating the database in process',
@@ -350,10 +328,26 @@ async function initCluster(dbRoot: string, clusterName: string, logger: Logger):
   }
   const scratch = path.join(dbRoot, `.${clusterName}.init-${randomBytes(4).toString('hex')}`);
   const started = Date.now();
+  let source: 'template' | 'initdb' = 'initdb';
   try {
-    await runInitChild(entry, scratch);
+    if (template.usable) {
+      try {
+        await unpackTemplate(templateDir, template.manifest, scratch);
+        source = 'template';
+      } catch (err) {
+        logger.warn(
+          { dir, templateDir, reason: describeError(err) },
+          'the database template could not be copied; running initdb',
+        );
+        rmSync(scratch, { recursive: true, force: true });
+      }
+    }
+    if (source === 'initdb') {
+      if (!pglite) throw new Error('cannot find the PGlite package for initdb');
+      await runInitdbChild(pglite.entry, scratch);
+    }
     await syncTree(scratch);
-    if (!existsSync(path.join(scratch, 'PG_VERSION'))) throw new Error('initdb left no PG_VERSION');
+    if (!existsSync(path.join(scratch, 'PG_VERSION'))) throw new Error(`${source} left no PG_VERSION`);
     const names = readdirSync(scratch).filter((n) => n !== 'PG_VERSION');
     for (const entryName of [...names, 'PG_VERSION']) {
       const target = path.join(dir, entryName);
@@ -365,88 +359,5 @@ async function initCluster(dbRoot: string, clusterName: string, logger: Logger):
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  logger.info({ dir, ms: Date.now() - started }, 'embedded database created');
-}
-
-/** The package's CommonJS entry, which a `node -e` child can require; undefined when not resolvable. */
-function pgliteEntry(): string | undefined {
-  try {
-    return createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  } catch {
-    return undefined;
-  }
-}
-
-const INIT_SCRIPT = `
-const [entry, dir, params] = process.argv.slice(1);
-const { PGlite } = require(entry);
-PGlite.create(dir, { startParams: JSON.parse(params) })
-  .then((db) => db.close())
-  .then(
-    () => process.exit(0),
-    (err) => {
-      process.stderr.write(String((err && err.message) || err) + '\\n');
-      process.exit(1);
-    },
-  );
-`;
-
-function runInitChild(entry: string, dir: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...WASM_FLAGS, '-e', INIT_SCRIPT, entry, dir, JSON.stringify(pgliteStartParams())],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: process.env },
-    );
-    let stderr = '';
-    child.stderr.setEncoding('utf8');
-    child.stderr.on('data', (chunk: string) => {
-      if (stderr.length < 4_000) stderr += chunk;
-    });
-    const timer = setTimeout(() => child.kill('SIGKILL'), INIT_TIMEOUT_MS);
-    child.once('error', (err) => {
-      clearTimeout(timer);
-      reject(err);
-    });
-    child.once('exit', (code, signal) => {
-      clearTimeout(timer);
-      if (code === 0) resolve();
-      else {
-        const why = oneLine(stderr) || (signal ? `killed by ${signal}` : `exit code ${code}`);
-        reject(new Error(`initdb failed: ${why}`));
-      }
-    });
-  });
-}
-
-/** fsync of every file, then every folder (deepest first), under dir. */
-async function syncTree(dir: string): Promise<void> {
-  const files: string[] = [];
-  const folders: string[] = [];
-  const walk = async (folder: string) => {
-    folders.push(folder);
-    for (const entry of await readdir(folder, { withFileTypes: true })) {
-      const full = path.join(folder, entry.name);
-      if (entry.isDirectory()) await walk(full);
-      else if (entry.isFile()) files.push(full);
-    }
-  };
-  await walk(dir);
-  await syncPaths(files);
-  await syncPaths(folders.reverse(), 1);
-}
-
-async function syncPaths(paths: readonly string[], parallel = 32): Promise<void> {
-  for (let i = 0; i < paths.length; i += parallel) {
-    await Promise.all(
-      paths.slice(i, i + parallel).map(async (file) => {
-        const handle = await open(file, 'r');
-        try {
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
-      }),
-    );
-  }
+  logger.info({ dir, ms: Date.now() - started, source }, 'embedded database created');
 }
