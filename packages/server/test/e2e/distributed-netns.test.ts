@@ -21,9 +21,9 @@ import {
   generatePublisherKeys,
   publicKeyLine,
   signCode,
-  signLease,
   type LeasePayload,
 } from '../../src/services/config/licenses/lease.js';
+import { signTestLease } from '../support/signed-lease.js';
 import { POLICY_REFRESH_MS } from '../../src/services/play-agent/policy-refresher.js';
 import { startLabPostgres, startLabRedis, type LabPostgres } from '../support/netns/data-services.js';
 import { freshHostPath, type FreshHostPath } from '../support/netns/fresh-host.js';
@@ -111,23 +111,8 @@ const console_ = (edge: 'a' | 'b', method: string, route: string, options: Param
 const admin = (method: string, route: string, body?: unknown, edge: 'a' | 'b' = 'a') =>
   console_(edge, method, route, { headers: { 'x-admin-token': adminToken }, body });
 
-function lease(kind: LeasePayload['kind'], edition: LeasePayload['edition']): string {
-  const now = Date.now();
-  return signLease(
-    {
-      licenseId: 'lic-netns',
-      kind,
-      edition,
-      maxStorageNodes: 3,
-      maxPlayAgentNodes: 3,
-      validFrom: new Date(now - 60_000).toISOString(),
-      validUntil: new Date(now + 30 * 86_400_000).toISOString(),
-      graceUntil: new Date(now + 60 * 86_400_000).toISOString(),
-      issuedAt: new Date(now).toISOString(),
-    },
-    publisher.privateKey,
-  );
-}
+const lease = (kind: LeasePayload['kind'], edition: LeasePayload['edition']) =>
+  signTestLease(publisher.privateKey, { licenseId: 'lic-netns', kind, edition });
 
 /** Starts `svc role <role>` on a machine: every role binds its private address, the edge every address. */
 function startRole(

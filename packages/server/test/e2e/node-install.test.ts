@@ -32,10 +32,10 @@ import {
   generatePublisherKeys,
   publicKeyLine,
   signCode,
-  signLease,
   type LeasePayload,
 } from '../../src/services/config/licenses/lease.js';
 import { freePorts } from '../support/ports.js';
+import { signTestLease } from '../support/signed-lease.js';
 import { startTestInstall, waitFor, type TestInstall } from '../support/runtime.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
@@ -80,23 +80,8 @@ async function admin(
   return { status: response.statusCode, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-function lease(kind: LeasePayload['kind'], edition: LeasePayload['edition'], licenseId: string): string {
-  const now = Date.now();
-  return signLease(
-    {
-      licenseId,
-      kind,
-      edition,
-      maxStorageNodes: 3,
-      maxPlayAgentNodes: 3,
-      validFrom: new Date(now - 60_000).toISOString(),
-      validUntil: new Date(now + 30 * 86_400_000).toISOString(),
-      graceUntil: new Date(now + 60 * 86_400_000).toISOString(),
-      issuedAt: new Date(now).toISOString(),
-    },
-    publisher.privateKey,
-  );
-}
+const lease = (kind: LeasePayload['kind'], edition: LeasePayload['edition'], licenseId: string) =>
+  signTestLease(publisher.privateKey, { licenseId, kind, edition });
 
 interface Run {
   code: number | null;

@@ -12,7 +12,7 @@ import {
   type DatabaseLocation,
 } from '../../src/form-migration/database-locations.js';
 import { PreconditionError } from '../../src/form-migration/distributed.js';
-import { fingerprintDatabase, type DatabaseFingerprint } from '../../src/form-migration/fingerprint.js';
+import type { DatabaseFingerprint } from '../../src/form-migration/fingerprint.js';
 import type { LegacyLayout } from '../../src/form-migration/legacy-layout.js';
 import { legacyPrecheck } from '../../src/form-migration/legacy-precheck.js';
 import { legacyPromote } from '../../src/form-migration/legacy-promote.js';
@@ -24,7 +24,7 @@ import {
 } from '../../src/platform/db/index.js';
 import { ACTIVITY_RETENTION_KEY } from '../../src/services/user/reports/retention.service.js';
 import { postgresTestUrl, quietLogger } from '../support/databases.js';
-import { seedControl, seedStorage } from '../support/form-fixtures.js';
+import { fingerprintOpened, seedControl, seedStorage } from '../support/form-fixtures.js';
 import { retentionShown } from '../support/retention-shown.js';
 
 const databaseUrl = postgresTestUrl();
@@ -100,28 +100,12 @@ async function buildLegacy(nodes: { storage: string[]; playAgent: string[] }): P
   };
 }
 
-async function fingerprintLegacy(
-  layout: LegacyLayout,
-  name: ServiceDatabaseName,
-): Promise<DatabaseFingerprint> {
-  const database = await openExistingDatabase(databaseUrl!, layout.names[name]);
-  try {
-    return await fingerprintDatabase(database.db);
-  } finally {
-    await database.close();
-  }
+function fingerprintLegacy(layout: LegacyLayout, name: ServiceDatabaseName): Promise<DatabaseFingerprint> {
+  return fingerprintOpened(openExistingDatabase(databaseUrl!, layout.names[name]));
 }
 
-async function fingerprintAt(
-  location: DatabaseLocation,
-  name: ServiceDatabaseName,
-): Promise<DatabaseFingerprint> {
-  const database = await openAt(location, name, logger);
-  try {
-    return await fingerprintDatabase(database.db);
-  } finally {
-    await database.close();
-  }
+function fingerprintAt(location: DatabaseLocation, name: ServiceDatabaseName): Promise<DatabaseFingerprint> {
+  return fingerprintOpened(openAt(location, name, logger));
 }
 
 describe.skipIf(!databaseUrl)('legacy multi-container → standalone', () => {

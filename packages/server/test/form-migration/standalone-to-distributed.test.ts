@@ -9,7 +9,7 @@ import { runFormMigration } from '../../src/cli/migrate-forms.js';
 import { restoreBackup } from '../../src/form-migration/backup.js';
 import { openAt, type DatabaseLocation } from '../../src/form-migration/database-locations.js';
 import { migrateToDistributed, PreconditionError } from '../../src/form-migration/distributed.js';
-import { fingerprintDatabase, type DatabaseFingerprint } from '../../src/form-migration/fingerprint.js';
+import type { DatabaseFingerprint } from '../../src/form-migration/fingerprint.js';
 import { readManifest } from '../../src/form-migration/migration-report.js';
 import {
   dropExternalDatabase,
@@ -19,7 +19,7 @@ import {
   type ServiceDatabaseName,
 } from '../../src/platform/db/index.js';
 import { postgresTestUrl, quietLogger } from '../support/databases.js';
-import { seedControl, seedStorage } from '../support/form-fixtures.js';
+import { fingerprintOpened, seedControl, seedStorage } from '../support/form-fixtures.js';
 
 const databaseUrl = postgresTestUrl();
 const logger = quietLogger();
@@ -62,16 +62,8 @@ async function setEdition(location: DatabaseLocation, edition: string): Promise<
   }
 }
 
-async function fingerprintAt(
-  location: DatabaseLocation,
-  name: ServiceDatabaseName,
-): Promise<DatabaseFingerprint> {
-  const database = await openAt(location, name, logger);
-  try {
-    return await fingerprintDatabase(database.db);
-  } finally {
-    await database.close();
-  }
+function fingerprintAt(location: DatabaseLocation, name: ServiceDatabaseName): Promise<DatabaseFingerprint> {
+  return fingerprintOpened(openAt(location, name, logger));
 }
 
 describe.skipIf(!databaseUrl)('svc migrate distributed (bundled standalone → control PostgreSQL)', () => {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
+import { fingerprintDatabase, type DatabaseFingerprint } from '../../src/form-migration/fingerprint.js';
 import type { ConfigDatabase } from '../../src/services/config/config.db.js';
 import { createManualEndpoint } from '../../src/services/config/nodes/manual-endpoints.repository.js';
 import { NodesRepository } from '../../src/services/config/nodes/nodes.repository.js';
@@ -141,4 +142,16 @@ export async function seedStorage(db: AnyDb, localRoot: string): Promise<void> {
   await sql`INSERT INTO storage_upload_chunks (upload_id, chunk_index) VALUES (${upload}, 0), (${upload}, 1)`.execute(
     db,
   );
+}
+
+/** Takes the fingerprint of a database opened for it, and closes it again whatever happens. */
+export async function fingerprintOpened(
+  opening: Promise<{ db: AnyDb; close(): Promise<void> }>,
+): Promise<DatabaseFingerprint> {
+  const database = await opening;
+  try {
+    return await fingerprintDatabase(database.db);
+  } finally {
+    await database.close();
+  }
 }

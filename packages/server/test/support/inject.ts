@@ -57,3 +57,28 @@ export async function injectInto(
     raw: response.rawPayload,
   };
 }
+
+export interface JsonAnswer<T> {
+  status: number;
+  headers: InjectedAnswer['headers'];
+  /** The parsed JSON body; undefined when the answer has none. */
+  body: T;
+}
+
+/** A request with an optional JSON body to a component, handled in-process; the answer's JSON parsed. */
+export async function injectJson<T = unknown>(
+  install: TestInstall,
+  name: ComponentName,
+  request: { method: string; url: string; headers?: Record<string, string>; body?: unknown },
+): Promise<JsonAnswer<T>> {
+  const headers: Record<string, string> = { ...request.headers };
+  if (request.body !== undefined) headers['content-type'] = 'application/json';
+  const answer = await injectInto(install, name, {
+    method: request.method,
+    url: request.url,
+    headers,
+    body: request.body === undefined ? undefined : JSON.stringify(request.body),
+  });
+  const text = answer.raw.toString('utf8');
+  return { status: answer.status, headers: answer.headers, body: (text ? JSON.parse(text) : undefined) as T };
+}

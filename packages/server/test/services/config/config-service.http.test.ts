@@ -17,7 +17,7 @@ import {
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
-import { injectInto } from '../../support/inject.js';
+import { injectJson } from '../../support/inject.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
 
@@ -35,6 +35,9 @@ interface Answer<T = unknown> {
   status: number;
   body: T;
 }
+
+/** The answer as the tests compare it whole: without the headers. */
+const statusAndBody = <T>({ status, body }: Answer<T>): Answer<T> => ({ status, body });
 
 interface DirectoryNode {
   nodeId: string;
@@ -67,15 +70,9 @@ describe.each(installBackends())(
         headers['x-svc-service-token'] = install.context.serviceToken;
         headers['x-svc-identity'] = encodeIdentity(options.identity);
       }
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await injectInto(install, 'config', {
-        method,
-        url: path,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      });
-      const text = response.raw.toString('utf8');
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+      return statusAndBody(
+        await injectJson<T>(install, 'config', { method, url: path, headers, body: options.body }),
+      );
     };
     const asService = () => ({ 'x-svc-service-token': install.context.serviceToken });
 
@@ -84,18 +81,8 @@ describe.each(installBackends())(
       method: string,
       path: string,
       options: { body?: unknown; headers?: Record<string, string> } = {},
-    ): Promise<Answer<T>> => {
-      const headers: Record<string, string> = { ...options.headers };
-      if (options.body !== undefined) headers['content-type'] = 'application/json';
-      const response = await injectInto(install, 'frontend', {
-        method,
-        url: path,
-        headers,
-        body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      });
-      const text = response.raw.toString('utf8');
-      return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-    };
+    ): Promise<Answer<T>> =>
+      statusAndBody(await injectJson<T>(install, 'frontend', { method, url: path, ...options }));
 
     const node = async (nodeId: string): Promise<DirectoryNode | undefined> => {
       const answer = await config<{ nodes: DirectoryNode[] }>(

@@ -13,7 +13,7 @@ import { seedWorkerNode } from '../../../src/services/config/install/install.rep
 import { createFrontendComponent } from '../../../src/services/frontend/frontend.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
-import { injectInto } from '../../support/inject.js';
+import { injectInto, injectJson } from '../../support/inject.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startTestInstall, type TestInstall } from '../../support/runtime.js';
 
@@ -276,18 +276,8 @@ describe.each(installBackends())('node installation routes on $label', (backend)
 
   describe('container image setting', () => {
     const SETTING = '/api/config/system-settings/node-image';
-    const put = async (body: unknown, headers: Record<string, string>) => {
-      const response = await injectInto(install, 'config', {
-        method: 'PUT',
-        url: SETTING,
-        headers: { ...headers, 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return {
-        status: response.status,
-        body: JSON.parse(response.raw.toString('utf8')) as Record<string, unknown>,
-      };
-    };
+    const put = (body: unknown, headers: Record<string, string>) =>
+      injectJson<Record<string, unknown>>(install, 'config', { method: 'PUT', url: SETTING, headers, body });
     const script = async (query = '') =>
       (await direct(`/api/config/nodes/install/${tokens.player!.nodeToken}/docker${query}`)).text;
 

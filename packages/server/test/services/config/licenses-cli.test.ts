@@ -3,27 +3,18 @@ import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PRIVATE_KEY_FILE, PUBLIC_KEY_FILE, runLicense } from '../../../src/cli/license.js';
+import { PRIVATE_KEY_FILE, PUBLIC_KEY_FILE } from '../../../src/cli/license.js';
 import { SettingsError, loadSettings } from '../../../src/platform/settings.js';
 import { parsePublicKey, verifyCode, verifyLease } from '../../../src/services/config/licenses/lease.js';
+import { runLicenseCli } from './license-cli-run.js';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../..');
 const DAY_MS = 24 * 60 * 60 * 1000;
 const NOW = Date.parse('2030-01-01T00:00:00.000Z');
 
-async function run(args: string[]) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = '';
-  let err = '';
-  stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-  const code = await runLicense(args, { stdout, stderr, now: () => NOW });
-  return { code, stdout: out, stderr: err };
-}
+const run = (args: string[]) => runLicenseCli(args, () => NOW);
 
 /** The real command line (main.ts dispatch and exit code), run from the sources. */
 function spawnSvc(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {

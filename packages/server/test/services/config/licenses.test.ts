@@ -1,11 +1,10 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import { ALL_PERMISSIONS, type Identity } from '@svc/contracts';
-import { PRIVATE_KEY_FILE, runLicense } from '../../../src/cli/license.js';
+import { PRIVATE_KEY_FILE } from '../../../src/cli/license.js';
 import type { Clock } from '../../../src/platform/cache/index.js';
 import { encodeIdentity } from '../../../src/platform/http/route-auth.js';
 import { createLogger } from '../../../src/platform/logger.js';
@@ -25,6 +24,7 @@ import { LicensesRepository } from '../../../src/services/config/licenses/licens
 import { CONSOLE_ADMIN, startConsoleInstall, type ConsoleInstall } from '../../support/console-install.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startTestInstall, type TestInstall } from '../../support/runtime.js';
+import { runLicenseCli } from './license-cli-run.js';
 
 class ManualClock implements Clock {
   constructor(public time: number) {}
@@ -97,16 +97,10 @@ describe.each(installBackends())('licences on $label', (backend) => {
 
   /** The publisher tool, as the publisher runs it (with the test's clock). */
   const svcLicense = async (args: string[]): Promise<string> => {
-    const stdout = new PassThrough();
-    const stderr = new PassThrough();
-    let out = '';
-    let err = '';
-    stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
-    const code = await runLicense(args, { stdout, stderr, now: () => clock.now() });
-    expect(err).toBe('');
+    const { code, stdout, stderr } = await runLicenseCli(args, () => clock.now());
+    expect(stderr).toBe('');
     expect(code).toBe(0);
-    return out.trim();
+    return stdout.trim();
   };
   const newCode = (
     options: { edition?: string; storage?: number; playAgent?: number; extra?: string[] } = {},
@@ -186,14 +180,10 @@ describe.each(installBackends())('licences on $label', (backend) => {
 
   beforeAll(async () => {
     // The publisher's key pair, made by the publisher tool.
-    const keygen = new PassThrough();
-    let out = '';
-    keygen.on('data', (chunk: Buffer) => (out += chunk.toString()));
-    expect(await runLicense(['keygen', '--out', folder], { stdout: keygen, stderr: new PassThrough() })).toBe(
-      0,
-    );
+    const keygen = await runLicenseCli(['keygen', '--out', folder]);
+    expect(keygen.code).toBe(0);
     keyFile = path.join(folder, PRIVATE_KEY_FILE);
-    publicKey = /^SVC_LICENSE_PUBLIC_KEY=(\S+)$/m.exec(out)?.[1] ?? '';
+    publicKey = /^SVC_LICENSE_PUBLIC_KEY=(\S+)$/m.exec(keygen.stdout)?.[1] ?? '';
 
     control = await startConsoleInstall(backend.env, {
       clock,

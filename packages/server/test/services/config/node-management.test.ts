@@ -160,6 +160,32 @@ describe.each(installBackends())('node management through the gateway on $label'
     expect(response.statusCode).toBe(200);
     return (await response.body.json()) as { found: boolean; nodeId?: string };
   };
+  /** A GET on the config service with the service token (the registry and the internal directory). */
+  const serviceGet = async <T>(route: string) => {
+    const response = await request(`${install.url('config')}${route}`, {
+      headers: { 'x-svc-service-token': install.context.serviceToken },
+    });
+    return (await response.body.json()) as T;
+  };
+  /** The heartbeat of storage-two's own process, sent with its registry token; answers the status code. */
+  const storageTwoHeartbeat = async (registryToken: string) => {
+    const response = await request(`${install.url('config')}/api/config/registry/instances`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [REGISTRY_TOKEN_HEADER]: registryToken },
+      body: JSON.stringify({
+        service: 'svc-control-storage',
+        instanceId: 'storage-two@host',
+        nodeId: 'node-storage-two',
+        baseUrl: 'http://10.0.0.20:18084',
+      }),
+    });
+    return response.statusCode;
+  };
+  const node = async (nodeId: string) => (await admin<NodeView>('GET', `/api/config/nodes/${nodeId}`)).body;
+  /** Disables or enables a record straight in the database (the console has no switch for it). */
+  const setDisabled = async (nodeId: string, disabled: boolean) => {
+    await parts.database.db.updateTable('nodes').set({ disabled }).where('node_id', '=', nodeId).execute();
+  };
 
   beforeAll(async () => {
     healthPort = await listen(healthServer);
@@ -171,13 +197,9 @@ describe.each(installBackends())('node management through the gateway on $label'
     ({ install, config: parts, adminToken } = control);
     // The config service finds the user service in its registry (playback routes).
     await waitFor(async () => {
-      const instances = await request(
-        `${install.url('config')}/api/config/registry/instances?service=svc-user`,
-        {
-          headers: { 'x-svc-service-token': install.context.serviceToken },
-        },
+      const body = await serviceGet<{ instances: unknown[] }>(
+        '/api/config/registry/instances?service=svc-user',
       );
-      const body = (await instances.body.json()) as { instances: unknown[] };
       return body.instances.length > 0 ? true : undefined;
     });
   });
@@ -455,17 +477,9 @@ describe.each(installBackends())('node management through the gateway on $label'
       expect(manual.status).toBe(201);
       expect((await list()).slotsUsed).toEqual({ storage: 2, playAgent: 0 });
       // A disabled record does not hold a slot.
-      await parts.database.db
-        .updateTable('nodes')
-        .set({ disabled: true })
-        .where('node_id', '=', 'node-storage-two')
-        .execute();
+      await setDisabled('node-storage-two', true);
       expect((await list()).slotsUsed).toEqual({ storage: 1, playAgent: 0 });
-      await parts.database.db
-        .updateTable('nodes')
-        .set({ disabled: false })
-        .where('node_id', '=', 'node-storage-two')
-        .execute();
+      await setDisabled('node-storage-two', false);
     });
 
     it('gives the last slot to exactly one of several concurrent creations', async () => {
@@ -555,9 +569,7 @@ describe.each(installBackends())('node management through the gateway on $label'
       });
       expect(moved.status).toBe(409);
       expect(moved.error?.code).toBe('LISTEN_PORT_TAKEN');
-      expect((await admin<NodeView>('GET', '/api/config/nodes/node-player-d')).body.expectedHost).toBe(
-        'other.example.invalid',
-      );
+      expect((await node('node-player-d')).expectedHost).toBe('other.example.invalid');
       const repick = await admin<NodeView>('PATCH', '/api/config/nodes/node-player-b', { listenPort: 19090 });
       expect(repick.status).toBe(409);
       const free = await admin<NodeView>('PATCH', '/api/config/nodes/node-player-b', { listenPort: 19095 });
@@ -654,7 +666,7 @@ describe.each(installBackends())('node management through the gateway on $label'
         expect(refused.status, JSON.stringify(body)).toBe(409);
         expect(refused.error?.code).toBe('NODE_EMBEDDED');
       }
-      expect((await admin<NodeView>('GET', '/api/config/nodes/node-local-play-agent')).body).toMatchObject({
+      expect(await node('node-local-play-agent')).toMatchObject({
         name: 'Living room',
         listenPort: 19090,
         expectedHost: null,
@@ -684,18 +696,8 @@ describe.each(installBackends())('node management through the gateway on $label'
 
       // An ONLINE node: no command channel exists, so the answer says it was not sent.
       const storage = await credentials('node-storage-two');
-      const beat = await request(`${install.url('config')}/api/config/registry/instances`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [REGISTRY_TOKEN_HEADER]: storage.registryToken! },
-        body: JSON.stringify({
-          service: 'svc-control-storage',
-          instanceId: 'storage-two@host',
-          nodeId: 'node-storage-two',
-          baseUrl: 'http://10.0.0.20:18084',
-        }),
-      });
-      expect(beat.statusCode).toBe(204);
-      expect((await admin<NodeView>('GET', '/api/config/nodes/node-storage-two')).body.status).toBe('ONLINE');
+      expect(await storageTwoHeartbeat(storage.registryToken!)).toBe(204);
+      expect((await node('node-storage-two')).status).toBe('ONLINE');
       const online = await admin<DeleteNodeResponse>(
         'DELETE',
         '/api/config/nodes/node-storage-two?sendUninstall=true',
@@ -714,24 +716,11 @@ describe.each(installBackends())('node management through the gateway on $label'
         { node_id: 'node-storage-two', uninstall_requested: true, uninstall_result: 'not-sent' },
       ]);
       // Its registry entry stays; its registry token stops working with the record.
-      const instances = await request(
-        `${install.url('config')}/api/config/registry/instances?nodeId=node-storage-two`,
-        {
-          headers: { 'x-svc-service-token': install.context.serviceToken },
-        },
+      const instances = await serviceGet<{ instances: unknown[] }>(
+        '/api/config/registry/instances?nodeId=node-storage-two',
       );
-      expect(((await instances.body.json()) as { instances: unknown[] }).instances).toHaveLength(1);
-      const again = await request(`${install.url('config')}/api/config/registry/instances`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', [REGISTRY_TOKEN_HEADER]: storage.registryToken! },
-        body: JSON.stringify({
-          service: 'svc-control-storage',
-          instanceId: 'storage-two@host',
-          nodeId: 'node-storage-two',
-          baseUrl: 'http://10.0.0.20:18084',
-        }),
-      });
-      expect(again.statusCode).toBe(403);
+      expect(instances.instances).toHaveLength(1);
+      expect(await storageTwoHeartbeat(storage.registryToken!)).toBe(403);
       // The slot is free again.
       expect((await list()).slotsUsed.storage).toBe(1);
 
@@ -818,7 +807,7 @@ describe.each(installBackends())('node management through the gateway on $label'
           ).status,
         ).toBe(201);
       }
-      expect((await admin<NodeView>('GET', '/api/config/nodes/node-proxy-live')).body).toMatchObject({
+      expect(await node('node-proxy-live')).toMatchObject({
         status: 'PENDING',
         probe: null,
       });
@@ -827,32 +816,27 @@ describe.each(installBackends())('node management through the gateway on $label'
       await runProbe();
       // Every address at once: the silent one costs at most about the 2,400 ms timeout.
       expect(Date.now() - started).toBeLessThan(10_000);
-      const live = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-live')).body;
+      const live = await node('node-proxy-live');
       expect(live.status).toBe('ONLINE');
       expect(live.probe).toMatchObject({ state: 'online', detail: 'reachable (HTTP 200)' });
       expect(Date.parse(live.probe!.checkedAt)).toBeGreaterThanOrEqual(started - 1000);
       expect(live.lastHeartbeatAt).toBe(live.probe!.checkedAt);
-      const silent = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-silent')).body;
+      const silent = await node('node-proxy-silent');
       expect(silent).toMatchObject({
         status: 'offline',
         probe: { state: 'offline', detail: 'not reachable' },
       });
       // A silent port, a foreign certificate and a closed port read alike: no socket error to scan ports by.
       for (const nodeId of ['node-proxy-stranger', 'node-proxy-closed']) {
-        expect((await admin<NodeView>('GET', `/api/config/nodes/${nodeId}`)).body).toMatchObject({
+        expect(await node(nodeId)).toMatchObject({
           status: 'offline',
           probe: { state: 'offline', detail: 'not reachable' },
         });
       }
       // The internal directory agrees.
-      const directory = await request(
-        `${install.url('config')}/api/config/internal/nodes?ids=node-proxy-live,node-proxy-silent`,
-        {
-          headers: { 'x-svc-service-token': install.context.serviceToken },
-        },
+      const { nodes: entries } = await serviceGet<{ nodes: { nodeId: string; status: string }[] }>(
+        '/api/config/internal/nodes?ids=node-proxy-live,node-proxy-silent',
       );
-      const entries = ((await directory.body.json()) as { nodes: { nodeId: string; status: string }[] })
-        .nodes;
       expect(Object.fromEntries(entries.map((entry) => [entry.nodeId, entry.status]))).toEqual({
         'node-proxy-live': 'ONLINE',
         'node-proxy-silent': 'offline',
@@ -864,7 +848,7 @@ describe.each(installBackends())('node management through the gateway on $label'
 
       healthy = false;
       await runProbe();
-      const down = (await admin<NodeView>('GET', '/api/config/nodes/node-proxy-live')).body;
+      const down = await node('node-proxy-live');
       expect(down).toMatchObject({
         status: 'offline',
         probe: { state: 'offline', detail: 'wrong answer (HTTP 503)' },
@@ -873,16 +857,14 @@ describe.each(installBackends())('node management through the gateway on $label'
       expect(down.lastHeartbeatAt).toBe(live.lastHeartbeatAt);
       healthy = true;
       await runProbe();
-      expect((await admin<NodeView>('GET', '/api/config/nodes/node-proxy-live')).body.status).toBe('ONLINE');
+      expect((await node('node-proxy-live')).status).toBe('ONLINE');
       // A changed address forgets the old result until the next probe.
       const moved = await admin<NodeView>('PATCH', '/api/config/nodes/node-proxy-stranger', {
         externalAddress: { protocol: 'https', host: '127.0.0.1', port: healthPort },
       });
       expect(moved.body).toMatchObject({ status: 'PENDING', probe: null });
       await runProbe();
-      expect((await admin<NodeView>('GET', '/api/config/nodes/node-proxy-stranger')).body.status).toBe(
-        'ONLINE',
-      );
+      expect((await node('node-proxy-stranger')).status).toBe('ONLINE');
     });
   });
 
@@ -896,11 +878,7 @@ describe.each(installBackends())('node management through the gateway on $label'
           })
         ).status,
       ).toBe(200);
-      await parts.database.db
-        .updateTable('nodes')
-        .set({ disabled: true })
-        .where('node_id', '=', 'node-proxy-stranger')
-        .execute();
+      await setDisabled('node-proxy-stranger', true);
 
       const viewerId = await createUser('viewer');
       const login = await api<{ accessToken: string }>('POST', '/api/auth/login', {

@@ -47,13 +47,8 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
     return answer.body.items;
   };
   const detail = async (id: string) => (await env.api<MediaItemDetail>('GET', `/api/media/items/${id}`)).body;
-  const scan = async (libraryId: string, mode: 'full' | 'incremental') => {
-    const started = await env.api<ScanStatus>('POST', `/api/media/libraries/${libraryId}/scan`, {
-      body: { mode },
-    });
-    expect(started.status).toBe(202);
-    return env.waitForScan(libraryId, started.body.id);
-  };
+  const scan = async (libraryId: string, mode: 'full' | 'incremental') =>
+    env.waitForScan(libraryId, (await env.startScan(libraryId, mode)).id);
   const undelivered = async (): Promise<MediaEventPayload[]> =>
     (await env.parts.events.listUndelivered(1000)).map(toEventPayload);
 
@@ -65,7 +60,7 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
   });
 
   it('refuses bad library input with 4xx and the error body, writing nothing', async () => {
-    const source = { nodeId: env.storage.nodeId, mountId: env.mountId, path: '/Movies' };
+    const source = env.source('/Movies');
     const bad: [unknown, string | undefined][] = [
       [{}, undefined],
       [{ name: 'Films', type: 'music', sources: [source] }, '/type'],
@@ -116,39 +111,18 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
   });
 
   it('creates, lists, renames and deletes libraries', async () => {
-    const created = await env.api<Library>('POST', '/api/media/libraries', {
-      body: {
-        name: '  Films ',
-        type: 'movies',
-        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: 'Movies/' }],
-        scan: false,
-      },
-    });
-    expect(created.status).toBe(201);
-    movies = created.body;
+    movies = await env.createLibrary('  Films ', 'movies', 'Movies/');
     expect(movies).toMatchObject({
       name: 'Films',
       type: 'movies',
-      sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/Movies' }],
+      sources: [env.source('/Movies')],
       counts: { movies: 0, series: 0, seasons: 0, episodes: 0 },
       lastScan: null,
     });
-    const seriesAnswer = await env.api<Library>('POST', '/api/media/libraries', {
-      body: {
-        name: 'Series',
-        type: 'series',
-        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/TV' }],
-        scan: false,
-      },
-    });
-    series = seriesAnswer.body;
+    series = await env.createLibrary('Series', 'series', '/TV');
 
     const taken = await env.api<ErrorAnswer>('POST', '/api/media/libraries', {
-      body: {
-        name: 'films',
-        type: 'mixed',
-        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/' }],
-      },
+      body: { name: 'films', type: 'mixed', sources: [env.source('/')] },
     });
     expect(taken.status).toBe(409);
     expect(taken.body.error.code).toBe('LIBRARY_NAME_TAKEN');
@@ -158,31 +132,24 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
       { nodeId: env.storage.nodeId, reachable: true, available: true, version: anyString },
     ]);
 
-    const temp = await env.api<Library>('POST', '/api/media/libraries', {
-      body: {
-        name: 'Temp',
-        type: 'mixed',
-        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/' }],
-        scan: false,
-      },
-    });
-    const renamed = await env.api<Library>('PATCH', `/api/media/libraries/${temp.body.id}`, {
+    const temp = await env.createLibrary('Temp', 'mixed', '/');
+    const renamed = await env.api<Library>('PATCH', `/api/media/libraries/${temp.id}`, {
       body: { name: 'Temp 2' },
     });
     expect(renamed.status).toBe(200);
     expect(renamed.body.name).toBe('Temp 2');
     for (const body of [{}, { type: 'series' }, { name: 'Series' }]) {
-      const refused = await env.api<ErrorAnswer>('PATCH', `/api/media/libraries/${temp.body.id}`, { body });
+      const refused = await env.api<ErrorAnswer>('PATCH', `/api/media/libraries/${temp.id}`, { body });
       expect(refused.status, JSON.stringify(body)).toBeGreaterThanOrEqual(400);
       expect(refused.status).toBeLessThan(500);
     }
-    expect((await env.api('GET', `/api/media/libraries/${temp.body.id}`)).body).toMatchObject({
+    expect((await env.api('GET', `/api/media/libraries/${temp.id}`)).body).toMatchObject({
       name: 'Temp 2',
       type: 'mixed',
     });
-    expect((await env.api('DELETE', `/api/media/libraries/${temp.body.id}`)).status).toBe(204);
-    expect((await env.api<ErrorAnswer>('GET', `/api/media/libraries/${temp.body.id}`)).status).toBe(404);
-    expect((await env.api<ErrorAnswer>('DELETE', `/api/media/libraries/${temp.body.id}`)).status).toBe(404);
+    expect((await env.api('DELETE', `/api/media/libraries/${temp.id}`)).status).toBe(204);
+    expect((await env.api<ErrorAnswer>('GET', `/api/media/libraries/${temp.id}`)).status).toBe(404);
+    expect((await env.api<ErrorAnswer>('DELETE', `/api/media/libraries/${temp.id}`)).status).toBe(404);
     expect((await env.api<ErrorAnswer>('GET', '/api/media/libraries/not-a-uuid')).status).toBe(400);
 
     const list = await env.api<ListLibrariesResponse>('GET', '/api/media/libraries');
@@ -661,7 +628,7 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
     expect(refused.status).toBe(400);
     expect((await allItems(movies.id)).length).toBe(3);
     const moved = await env.api<Library>('PATCH', `/api/media/libraries/${movies.id}`, {
-      body: { sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/Elsewhere' }] },
+      body: { sources: [env.source('/Elsewhere')] },
     });
     expect(moved.status).toBe(200);
     expect(moved.body.counts).toEqual({ movies: 0, series: 0, seasons: 0, episodes: 0 });
@@ -673,11 +640,8 @@ describe.each(installBackends())('media libraries, scans and items on $label', (
 
   it('scans a new library right after creating it, without making the request wait for the scan', async () => {
     const created = await env.api<Library>('POST', '/api/media/libraries', {
-      body: {
-        name: 'Fresh series',
-        type: 'series',
-        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/TV' }],
-      },
+      // No `scan: false`: a new library is scanned by default.
+      body: { name: 'Fresh series', type: 'series', sources: [env.source('/TV')] },
     });
     expect(created.status).toBe(201);
     // The answer names the scan it started; it has not finished when the library is returned.

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type {
-  Library,
-  LibraryScanResponse,
-  ListItemsResponse,
-  MediaItemDetail,
-  ScanStatus,
-} from '@svc/contracts';
+import type { Library, LibraryScanResponse, ListItemsResponse, MediaItemDetail } from '@svc/contracts';
 import { installBackends } from '../../support/install-backends.js';
 import { startMediaTestEnv, type MediaTestEnv } from './support/media-env.js';
 
@@ -21,16 +15,7 @@ describe.each(installBackends())('scanning the synthetic tree of 10,000 files on
     await env.api('PUT', '/api/media/settings/metadata-provider', {
       body: { enabled: false, baseUrl: env.tmdb.baseUrl },
     });
-    const created = await env.api<Library>('POST', '/api/media/libraries', {
-      body: {
-        name: 'Synthetic',
-        type: 'mixed',
-        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: '/' }],
-        scan: false,
-      },
-    });
-    expect(created.status).toBe(201);
-    library = created.body;
+    library = await env.createLibrary('Synthetic', 'mixed', '/');
   });
   afterAll(async () => {
     await env?.stop();
@@ -38,10 +23,7 @@ describe.each(installBackends())('scanning the synthetic tree of 10,000 files on
 
   it('scans in the background, answering requests meanwhile, and finds every item', async () => {
     const { synthetic } = env.fixtures;
-    const started = await env.api<ScanStatus>('POST', `/api/media/libraries/${library.id}/scan`, {
-      body: { mode: 'full' },
-    });
-    expect(started.status).toBe(202);
+    await env.startScan(library.id, 'full');
 
     const observed: LibraryScanResponse[] = [];
     let slowest = 0;
@@ -102,10 +84,8 @@ describe.each(installBackends())('scanning the synthetic tree of 10,000 files on
   });
 
   it('rescans incrementally without changing anything', async () => {
-    const started = await env.api<ScanStatus>('POST', `/api/media/libraries/${library.id}/scan`, {
-      body: { mode: 'incremental' },
-    });
-    const done = await env.waitForScan(library.id, started.body.id, 120_000);
+    const started = await env.startScan(library.id, 'incremental');
+    const done = await env.waitForScan(library.id, started.id, 120_000);
     const { synthetic } = env.fixtures;
     const videos =
       synthetic.movies + synthetic.series * synthetic.seasonsPerSeries * synthetic.episodesPerSeason;

@@ -52,21 +52,9 @@ describe.each(installBackends())('inbound webhook on $label', (backend) => {
 
   beforeAll(async () => {
     env = await startMediaTestEnv(backend);
-    const create = async (name: string, type: 'movies' | 'series' | 'mixed', folder: string) => {
-      const answer = await env.api<Library>('POST', '/api/media/libraries', {
-        body: {
-          name,
-          type,
-          sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: folder }],
-          scan: false,
-        },
-      });
-      expect(answer.status).toBe(201);
-      return answer.body;
-    };
-    libraries.movies = await create('Movies', 'movies', '/Movies');
-    libraries.series = await create('Series', 'series', '/TV');
-    libraries.mixed = await create('Everything', 'mixed', '/');
+    libraries.movies = await env.createLibrary('Movies', 'movies', '/Movies');
+    libraries.series = await env.createLibrary('Series', 'series', '/TV');
+    libraries.mixed = await env.createLibrary('Everything', 'mixed', '/');
   });
   afterAll(async () => {
     await env?.stop();

@@ -14,6 +14,7 @@ import type {
 } from '@svc/contracts';
 import type { NewItemRow } from '../../../src/services/media/items/items.repository.js';
 import { installBackends } from '../../support/install-backends.js';
+import { playbackUserData } from '../../support/playback-user-data.js';
 import { startMediaTestEnv, type MediaTestEnv } from './support/media-env.js';
 
 interface ErrorAnswer {
@@ -86,17 +87,8 @@ describe.each(installBackends())('playback catalogue for the play-agent on $labe
   /** Creates a library over a folder of the mount and inserts its items straight into the database. */
   const createLibrary = async (name: string, type: Library['type'], folder: string) => {
     await mkdir(path.join(env.mountRoot, folder), { recursive: true });
-    const answer = await env.api<Library>('POST', '/api/media/libraries', {
-      body: {
-        name,
-        type,
-        sources: [{ nodeId: env.storage.nodeId, mountId: env.mountId, path: `/${folder}` }],
-        // Its items are written straight into the database; a scan would replace them.
-        scan: false,
-      },
-    });
-    expect(answer.status, JSON.stringify(answer.body)).toBe(201);
-    return answer.body;
+    // Not scanned: its items are written straight into the database; a scan would replace them.
+    return env.createLibrary(name, type, `/${folder}`);
   };
   const rowOf = (library: Library, values: Partial<NewItemRow> & Pick<NewItemRow, 'kind' | 'title'>) => {
     const id = values.id ?? randomUUID();
@@ -391,14 +383,7 @@ describe.each(installBackends())('playback catalogue for the play-agent on $labe
       childCount: null,
       recursiveItemCount: null,
       imageTags: {},
-      userData: {
-        played: false,
-        playCount: 0,
-        isFavorite: false,
-        playbackPositionTicks: 0,
-        lastPlayedAt: null,
-        unplayedItemCount: null,
-      },
+      userData: playbackUserData(),
       file: {
         nodeId: env.storage.nodeId,
         mountId: env.mountId,
@@ -440,14 +425,7 @@ describe.each(installBackends())('playback catalogue for the play-agent on $labe
       dateCreated: at(1).toISOString(),
       providerIds: { tmdb: '101', imdb: 'tt0000101' },
       imageTags: { poster: imageTag },
-      userData: {
-        played: false,
-        playCount: 0,
-        isFavorite: false,
-        playbackPositionTicks: 0,
-        lastPlayedAt: null,
-        unplayedItemCount: null,
-      },
+      userData: playbackUserData(),
       file: {
         nodeId: env.storage.nodeId,
         mountId: env.mountId,
@@ -675,14 +653,9 @@ describe.each(installBackends())('playback catalogue for the play-agent on $labe
       played: true,
       lastPlayedAt: at(100).toISOString(),
     });
-    expect(played).toEqual({
-      played: true,
-      playCount: 1,
-      isFavorite: false,
-      playbackPositionTicks: 0,
-      lastPlayedAt: at(100).toISOString(),
-      unplayedItemCount: null,
-    });
+    expect(played).toEqual(
+      playbackUserData({ played: true, playCount: 1, lastPlayedAt: at(100).toISOString() }),
+    );
     expect(await update({ itemId: seeded.movie.delta, isFavorite: true })).toMatchObject({
       isFavorite: true,
       played: false,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { PlaybackItem, PlaybackUserData, PlaybackView } from '@svc/contracts';
+import type { PlaybackItem, PlaybackView } from '@svc/contracts';
 import { describe, expect, it } from 'vitest';
 import {
   itemDto,
@@ -16,6 +16,7 @@ import {
 import { mediaSourceDto } from '../../../src/services/play-agent/proto-a/media-source.js';
 import { ProtocolQuery } from '../../../src/services/play-agent/proto-a/query.js';
 import { srtToVtt } from '../../../src/services/play-agent/proto-a/subtitles.js';
+import { playbackUserData } from '../../support/playback-user-data.js';
 
 /** The error a call throws (undefined when it does not throw). */
 function thrown(fn: () => unknown): unknown {
@@ -199,18 +200,6 @@ const MOVIE_ID = '3f2504e0-4f89-11d3-9a0c-0305e82c3301';
 const LIBRARY_ID = 'aaaaaaaa-bbbb-4ccc-8ddd-eeeeeeeeeeee';
 const compactId = (id: string) => id.replace(/-/g, '');
 
-function userData(overrides: Partial<PlaybackUserData> = {}): PlaybackUserData {
-  return {
-    played: false,
-    playCount: 0,
-    isFavorite: false,
-    playbackPositionTicks: 0,
-    lastPlayedAt: null,
-    unplayedItemCount: null,
-    ...overrides,
-  };
-}
-
 function movie(overrides: Partial<PlaybackItem> = {}): PlaybackItem {
   return {
     id: MOVIE_ID,
@@ -235,7 +224,11 @@ function movie(overrides: Partial<PlaybackItem> = {}): PlaybackItem {
     dateCreated: '2024-01-02T03:04:05.000Z',
     providerIds: { tmdb: '42', imdb: 'tt0000042' },
     imageTags: { poster: 'poster-tag', fanart: 'fanart-tag' },
-    userData: userData({ playbackPositionTicks: 600 * TICKS_PER_SECOND, playCount: 2, isFavorite: true }),
+    userData: playbackUserData({
+      playbackPositionTicks: 600 * TICKS_PER_SECOND,
+      playCount: 2,
+      isFavorite: true,
+    }),
     file: {
       nodeId: 'node-1',
       mountId: 'mount-1',
@@ -283,7 +276,7 @@ describe('userDataDto', () => {
   it('has the UserItemDataDto fields with their types', () => {
     const dto = userDataDto(
       'abc',
-      userData({ played: true, playCount: 3, isFavorite: true, playbackPositionTicks: 50 }),
+      playbackUserData({ played: true, playCount: 3, isFavorite: true, playbackPositionTicks: 50 }),
       100,
     );
     expect(dto).toMatchObject({
@@ -295,7 +288,7 @@ describe('userDataDto', () => {
       Key: 'abc',
       ItemId: 'abc',
     });
-    const empty = userDataDto('abc', userData());
+    const empty = userDataDto('abc', playbackUserData());
     expect(empty).toMatchObject({ PlaybackPositionTicks: 0, PlayCount: 0, IsFavorite: false, Played: false });
     expect(empty).not.toHaveProperty('PlayedPercentage');
     expect(empty).not.toHaveProperty('LastPlayedDate');
@@ -304,7 +297,7 @@ describe('userDataDto', () => {
   it('names the last play and the unplayed count when known', () => {
     const dto = userDataDto(
       'abc',
-      userData({ lastPlayedAt: '2024-05-05T00:00:00.000Z', unplayedItemCount: 4 }),
+      playbackUserData({ lastPlayedAt: '2024-05-05T00:00:00.000Z', unplayedItemCount: 4 }),
     );
     expect(dto).toMatchObject({ LastPlayedDate: '2024-05-05T00:00:00.000Z', UnplayedItemCount: 4 });
   });
@@ -407,7 +400,7 @@ describe('itemDto', () => {
       childCount: 3,
       recursiveItemCount: 30,
       imageTags: {},
-      userData: userData({ unplayedItemCount: 30 }),
+      userData: playbackUserData({ unplayedItemCount: 30 }),
     });
     const dto = itemDto(series, server, ALL);
     expect(dto).toMatchObject({

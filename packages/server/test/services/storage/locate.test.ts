@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, realpathSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -6,27 +5,8 @@ import { request } from 'undici';
 import { locateResponseSchema, type LocateResponse, type Mount } from '@svc/contracts';
 import { openLocalFile } from '../../../src/services/play-agent/stream/sources.js';
 import { installBackends } from '../../support/install-backends.js';
-import { freePorts } from '../../support/ports.js';
-import { waitFor } from '../../support/runtime.js';
+import { startRcloneWebdav, type RcloneWebdav } from './rclone-webdav.js';
 import { q, snapshot, startStorage, type StorageHarness } from './storage-harness.js';
-
-/** `rclone serve webdav` over a folder: a mount whose files are not on this machine's file system. */
-async function startRclone(dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const [port] = await freePorts(1);
-  const child = spawn(
-    'rclone',
-    ['serve', 'webdav', '--addr', `127.0.0.1:${port}`, '--dir-cache-time', '0s', dir],
-    {
-      stdio: 'ignore',
-    },
-  );
-  const url = `http://127.0.0.1:${port}/`;
-  await waitFor(async () => {
-    const response = await fetch(url, { method: 'OPTIONS' }).catch(() => undefined);
-    return response ? true : undefined;
-  }, 15_000);
-  return { url, child };
-}
 
 describe.each(installBackends())('storage locate route for co-located play-agents on $label', (backend) => {
   let storage: StorageHarness;
@@ -35,7 +15,7 @@ describe.each(installBackends())('storage locate route for co-located play-agent
   let outside: string;
   let dav: Mount;
   let davDir: string;
-  let rclone: ChildProcess | undefined;
+  let rclone: RcloneWebdav | undefined;
 
   beforeAll(async () => {
     storage = await startStorage(backend.env);
@@ -53,21 +33,16 @@ describe.each(installBackends())('storage locate route for co-located play-agent
 
     davDir = storage.tempDir('svc-dav-');
     writeFileSync(path.join(davDir, 'remote.mkv'), 'r'.repeat(77));
-    const server = await startRclone(davDir);
-    rclone = server.child;
+    rclone = await startRcloneWebdav(davDir);
     const created = await storage.api('POST', '/api/storage/mounts', {
-      body: { name: 'nas', provider: 'webdav', config: { url: server.url, allowPrivateNetwork: true } },
+      body: { name: 'nas', provider: 'webdav', config: { url: rclone.url, allowPrivateNetwork: true } },
     });
     expect(created.status, created.body.toString()).toBe(201);
     dav = created.json<Mount>();
   });
 
   afterAll(async () => {
-    if (rclone && rclone.exitCode === null) {
-      const exited = new Promise((resolve) => rclone!.once('exit', resolve));
-      rclone.kill('SIGTERM');
-      await exited;
-    }
+    await rclone?.stop();
     await storage?.stop();
     await backend.cleanup();
   });

@@ -1,39 +1,18 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowseResponse, Mount, ProbeResponse, Transfer, Upload } from '@svc/contracts';
 import { installBackends } from '../../support/install-backends.js';
-import { freePorts } from '../../support/ports.js';
-import { waitFor } from '../../support/runtime.js';
+import { startRcloneWebdav, type RcloneWebdav } from './rclone-webdav.js';
 import { q, sha256, startStorage, waitForTransfer, type StorageHarness } from './storage-harness.js';
 
 const CHUNK = 256 * 1024;
 
-/** A real WebDAV server: `rclone serve webdav` over a temp folder, with basic auth. */
-async function startRclone(dir: string): Promise<{ url: string; child: ChildProcess }> {
-  const [port] = await freePorts(1);
-  // No directory cache: the tests also change the served folder directly.
-  const args = ['serve', 'webdav', '--addr', `127.0.0.1:${port}`, '--user', 'dav', '--pass', 'secret-pass'];
-  const child = spawn('rclone', [...args, '--dir-cache-time', '0s', dir], {
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let log = '';
-  child.stderr?.on('data', (chunk: Buffer) => (log += chunk.toString()));
-  const url = `http://127.0.0.1:${port}/`;
-  await waitFor(async () => {
-    const response = await fetch(url, { method: 'OPTIONS' }).catch(() => undefined);
-    return response ? true : undefined;
-  }, 15_000).catch((error: unknown) => {
-    throw new Error(`rclone did not start: ${String(error)} ${log}`);
-  });
-  return { url, child };
-}
-
 describe.each(installBackends())('WebDAV mounts against rclone on $label', (backend) => {
   let storage: StorageHarness;
-  let rclone: ChildProcess | undefined;
+  let rclone: RcloneWebdav | undefined;
   let davDir: string;
   let dav: Mount;
   let local: Mount;
@@ -42,13 +21,12 @@ describe.each(installBackends())('WebDAV mounts against rclone on $label', (back
   beforeAll(async () => {
     storage = await startStorage(backend.env);
     davDir = storage.tempDir('svc-dav-');
-    const server = await startRclone(davDir);
-    rclone = server.child;
+    rclone = await startRcloneWebdav(davDir, { user: 'dav', pass: 'secret-pass' });
     const created = await storage.api('POST', '/api/storage/mounts', {
       body: {
         name: 'nas',
         provider: 'webdav',
-        config: { url: server.url, username: 'dav', password: 'secret-pass', allowPrivateNetwork: true },
+        config: { url: rclone.url, username: 'dav', password: 'secret-pass', allowPrivateNetwork: true },
       },
     });
     expect(created.status, created.body.toString()).toBe(201);
@@ -57,11 +35,7 @@ describe.each(installBackends())('WebDAV mounts against rclone on $label', (back
   });
 
   afterAll(async () => {
-    if (rclone && rclone.exitCode === null) {
-      const exited = new Promise((resolve) => rclone!.once('exit', resolve));
-      rclone.kill('SIGTERM');
-      await exited;
-    }
+    await rclone?.stop();
     await storage?.stop();
     await backend.cleanup();
   });

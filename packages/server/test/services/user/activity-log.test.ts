@@ -4,18 +4,16 @@ import { sql } from 'kysely';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEvent } from '@svc/contracts';
-import { MemoryCache } from '../../../src/platform/cache/index.js';
 import type { ServiceDatabase } from '../../../src/platform/db/index.js';
 import { createServer, type AppServer } from '../../../src/platform/http/create-server.js';
 import { SERVICE_TOKEN_HEADER } from '../../../src/platform/service-token.js';
 import { registerActivityLogRoutes } from '../../../src/services/user/activity/activity-log.routes.js';
-import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../src/services/user/migrations/index.js';
-import { createUserServices, type UserServices } from '../../../src/services/user/user.component.js';
+import { type UserServices } from '../../../src/services/user/user.component.js';
 import { testBackends } from '../../support/databases.js';
-import { FakeNodeDirectory, FakeUploadedImages } from './fakes.js';
 import { ManualClock } from './support.js';
+import { fastHasher, insertPlainUser, userServicesOver } from './user-services.js';
 
 const anyNumber = expect.any(Number) as unknown as number;
 const SERVICE_TOKEN = 'svc_st_test_token_that_is_long_enough_0123456789';
@@ -90,30 +88,9 @@ describe.each(testBackends())('activity log on $label', (backend) => {
         },
       }),
     );
-    const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 });
-    services = createUserServices({
-      database,
-      cache: new MemoryCache(clock),
-      clock,
-      logger,
-      uploads: new FakeUploadedImages(),
-      directory: new FakeNodeDirectory({}),
-      hasher,
-    });
-    const add = async (username: string) => {
-      const user = await services.repositories.accounts.insert({
-        id: randomUUID(),
-        username,
-        displayName: username,
-        role: 'user',
-        passwordHash: await hasher.hash('long password 1'),
-        permissions: [],
-        webPlayback: true,
-        driveAPlayMode: 'proxy',
-        now: new Date(clock.now()),
-      });
-      return user.id;
-    };
+    const hasher = fastHasher();
+    services = userServicesOver(database, { clock, hasher, logger });
+    const add = (username: string) => insertPlainUser(services, hasher, username, new Date(clock.now()));
     aliceId = await add('Alice');
     bobId = await add('bob');
     app = createServer({

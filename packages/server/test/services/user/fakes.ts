@@ -15,7 +15,11 @@ import type {
   NodeDirectory,
   DirectoryServiceType,
 } from '../../../src/services/user/playback-access/node-directory.js';
-import type { NewToken, TokenRow } from '../../../src/services/user/tokens/tokens.repository.js';
+import {
+  newTokenRow,
+  type NewToken,
+  type TokenRow,
+} from '../../../src/services/user/tokens/tokens.repository.js';
 import type { Transactor, UserRepositories } from '../../../src/services/user/user-repositories.js';
 
 /**
@@ -143,21 +147,7 @@ export class FakeStore {
       tokens: {
         insert: async (token: NewToken) => {
           track('tokens.insert');
-          s().tokens.set(token.id, {
-            id: token.id,
-            user_id: token.userId,
-            kind: token.kind,
-            token_hash: token.hash,
-            created_at: token.createdAt,
-            expires_at: token.expiresAt,
-            last_used_at: null,
-            revoked_at: null,
-            client: token.device?.client ?? null,
-            device_name: token.device?.deviceName ?? null,
-            device_id: token.device?.deviceId ?? null,
-            client_version: token.device?.version ?? null,
-            node_id: token.nodeId ?? null,
-          });
+          s().tokens.set(token.id, newTokenRow(token));
         },
         findWithOwner: async (hash, kind) => {
           const token = [...s().tokens.values()].find((t) => t.token_hash === hash && t.kind === kind);

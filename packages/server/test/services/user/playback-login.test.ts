@@ -3,19 +3,16 @@ import { sql } from 'kysely';
 import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_REVOKED_CHANNEL, type Identity, type PlaybackLoginResponse } from '@svc/contracts';
-import { MemoryCache } from '../../../src/platform/cache/index.js';
 import { createConfigComponent } from '../../../src/services/config/config.component.js';
 import { createGatewayComponent } from '../../../src/services/gateway/gateway.component.js';
-import { PasswordHasher } from '../../../src/services/user/auth/password-hasher.js';
 import { createUserComponent } from '../../../src/services/user/user.component.js';
 import type { UserDatabase } from '../../../src/services/user/user.db.js';
 import { userMigrations } from '../../../src/services/user/migrations/index.js';
-import { createUserServices } from '../../../src/services/user/user.component.js';
-import { quietLogger, testBackends } from '../../support/databases.js';
+import { testBackends } from '../../support/databases.js';
 import { installBackends } from '../../support/install-backends.js';
 import { startTestInstall, waitFor, type TestInstall } from '../../support/runtime.js';
-import { FakeNodeDirectory, FakeUploadedImages } from './fakes.js';
 import { ManualClock, UserServiceClient, type Answer } from './support.js';
+import { fastHasher, userServicesOver } from './user-services.js';
 
 const anyString = expect.any(String) as unknown as string;
 const ADMIN = { username: 'root', password: 'correct horse battery' };
@@ -315,7 +312,7 @@ describe.each(testBackends())('playback tokens in the database on $label', (back
     const before = userMigrations.filter((m) => m.name < 'V004');
     const old = await backend.open<UserDatabase>('svc_user', before);
     const userId = randomUUID();
-    const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 });
+    const hasher = fastHasher();
     const hash = await hasher.hash(ALICE.password);
     await sql`
       INSERT INTO users (id, username, display_name, role, password_hash, created_at, updated_at)
@@ -333,15 +330,7 @@ describe.each(testBackends())('playback tokens in the database on $label', (back
     const kept = await db.selectFrom('auth_tokens').selectAll().where('id', '=', oldToken).executeTakeFirst();
     expect(kept).toMatchObject({ kind: 'access', client: null, device_id: null, node_id: null });
     const clock = new ManualClock(Date.parse('2024-05-01T10:00:00.000Z'));
-    const services = createUserServices({
-      database,
-      cache: new MemoryCache(clock),
-      clock,
-      logger: quietLogger(),
-      uploads: new FakeUploadedImages(),
-      directory: new FakeNodeDirectory({}),
-      hasher,
-    });
+    const services = userServicesOver(database, { clock, hasher });
     const createdBefore = (await services.repositories.accounts.findById(userId))!;
     const login = await services.playback.login({
       ...ALICE,

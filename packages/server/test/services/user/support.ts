@@ -1,7 +1,7 @@
 import type { Identity, IntrospectResponse, TokenKind } from '@svc/contracts';
 import type { Clock } from '../../../src/platform/cache/index.js';
 import { encodeIdentity } from '../../../src/platform/http/route-auth.js';
-import { injectInto } from '../../support/inject.js';
+import { injectJson } from '../../support/inject.js';
 import type { TestInstall } from '../../support/runtime.js';
 
 /** A clock the test moves by hand. */
@@ -39,19 +39,7 @@ export class UserServiceClient {
     if (options.serviceToken !== false) headers['x-svc-service-token'] = this.install.context.serviceToken;
     if (options.identity) headers['x-svc-identity'] = encodeIdentity(options.identity);
     headers['x-svc-client-ip'] = options.clientIp ?? '203.0.113.10';
-    if (options.body !== undefined) headers['content-type'] = 'application/json';
-    const response = await injectInto(this.install, 'user', {
-      method,
-      url: path,
-      headers,
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-    });
-    const text = response.raw.toString('utf8');
-    return {
-      status: response.status,
-      headers: response.headers,
-      body: (text ? JSON.parse(text) : undefined) as T,
-    };
+    return injectJson<T>(this.install, 'user', { method, url: path, headers, body: options.body });
   }
 
   async introspect(token: string, kind: TokenKind): Promise<IntrospectResponse> {

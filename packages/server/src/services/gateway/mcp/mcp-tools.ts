@@ -19,6 +19,11 @@ const page = {
   pageSize: z.number().int().min(1).max(100).optional(),
 };
 const text = (args: Record<string, unknown>, key: string) => encodeURIComponent(String(args[key]));
+/** The paging query of a list tool, from the arguments its `page` input takes. */
+const pageQuery = (args: Record<string, unknown>) => ({
+  page: args.page as number | undefined,
+  pageSize: args.pageSize as number | undefined,
+});
 
 /** What an administrator does in the console, for assistants. Caches come with their pages later. */
 export const MCP_TOOLS: McpTool[] = [
@@ -61,8 +66,7 @@ export const MCP_TOOLS: McpTool[] = [
       path: '/api/auth/admin/users',
       query: {
         search: args.search as string | undefined,
-        page: args.page as number | undefined,
-        pageSize: args.pageSize as number | undefined,
+        ...pageQuery(args),
       },
     }),
   },
@@ -153,8 +157,7 @@ export const MCP_TOOLS: McpTool[] = [
       path: '/api/auth/admin/audit-log',
       query: {
         action: args.action as string | undefined,
-        page: args.page as number | undefined,
-        pageSize: args.pageSize as number | undefined,
+        ...pageQuery(args),
       },
     }),
   },

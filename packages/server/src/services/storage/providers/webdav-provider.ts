@@ -334,15 +334,24 @@ export class WebdavProvider implements StorageProvider {
     }
   }
 
-  async move(from: MountPath, to: MountPath, options: { overwrite: boolean }): Promise<void> {
+  /**
+   * Checks a move or copy before it is sent: the source exists, and a target in the way may be replaced only
+   * when asked to and only file for file (WebDAV would merge folders; the caller falls back instead).
+   * Answers whether the source is a folder.
+   */
+  private async transferSourceIsDir(from: MountPath, to: MountPath, overwrite: boolean): Promise<boolean> {
     const source = await this.stat(from);
     if (!source) throw storageErrors.pathNotFound();
     const target = await this.stat(to);
     if (target) {
-      if (!options.overwrite) throw storageErrors.alreadyExists();
+      if (!overwrite) throw storageErrors.alreadyExists();
       if (target.type === 'dir' || source.type === 'dir') throw new NativeUnsupported('merge');
     }
-    const dir = source.type === 'dir';
+    return source.type === 'dir';
+  }
+
+  async move(from: MountPath, to: MountPath, options: { overwrite: boolean }): Promise<void> {
+    const dir = await this.transferSourceIsDir(from, to, options.overwrite);
     await this.moveUrl(this.urlOf(from, dir), this.urlOf(to, dir), options.overwrite);
   }
 
@@ -351,14 +360,7 @@ export class WebdavProvider implements StorageProvider {
     to: MountPath,
     options: { overwrite: boolean; tempName: string },
   ): Promise<void> {
-    const source = await this.stat(from);
-    if (!source) throw storageErrors.pathNotFound();
-    const target = await this.stat(to);
-    if (target) {
-      if (!options.overwrite) throw storageErrors.alreadyExists();
-      if (target.type === 'dir' || source.type === 'dir') throw new NativeUnsupported('merge');
-    }
-    const dir = source.type === 'dir';
+    const dir = await this.transferSourceIsDir(from, to, options.overwrite);
     const temp = this.urlOf(joinPath(parentOf(to), options.tempName), dir);
     try {
       const response = await this.call('COPY', this.urlOf(from, dir), {

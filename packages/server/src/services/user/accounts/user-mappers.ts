@@ -22,18 +22,7 @@ export function toAccount(user: UserRow): Account {
   };
 }
 
-/** The user as user management sees it (granted keys, not effective ones). */
+/** The user as user management sees it: the account with the granted keys, not the effective ones. */
 export function toManagedUser(user: UserRow): ManagedUser {
-  return {
-    id: user.id,
-    username: user.username,
-    displayName: user.display_name,
-    role: user.role,
-    disabled: user.disabled,
-    permissions: [...user.permissions],
-    webPlayback: user.web_playback,
-    driveAPlayMode: user.drive_a_play_mode,
-    createdAt: new Date(user.created_at).toISOString(),
-    updatedAt: new Date(user.updated_at).toISOString(),
-  };
+  return { ...toAccount(user), permissions: [...user.permissions] };
 }

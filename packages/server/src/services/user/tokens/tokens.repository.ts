@@ -17,28 +17,30 @@ export interface NewToken {
   nodeId?: string;
 }
 
+/** The row a new token is stored as: never used, not revoked, device fields null unless a player named them. */
+export function newTokenRow(token: NewToken): TokenRow {
+  return {
+    id: token.id,
+    user_id: token.userId,
+    kind: token.kind,
+    token_hash: token.hash,
+    created_at: token.createdAt,
+    expires_at: token.expiresAt,
+    last_used_at: null,
+    revoked_at: null,
+    client: token.device?.client ?? null,
+    device_name: token.device?.deviceName ?? null,
+    device_id: token.device?.deviceId ?? null,
+    client_version: token.device?.version ?? null,
+    node_id: token.nodeId ?? null,
+  };
+}
+
 export class TokensRepository {
   constructor(private readonly db: Kysely<UserDatabase>) {}
 
   async insert(token: NewToken): Promise<void> {
-    await this.db
-      .insertInto('auth_tokens')
-      .values({
-        id: token.id,
-        user_id: token.userId,
-        kind: token.kind,
-        token_hash: token.hash,
-        created_at: token.createdAt,
-        expires_at: token.expiresAt,
-        last_used_at: null,
-        revoked_at: null,
-        client: token.device?.client ?? null,
-        device_name: token.device?.deviceName ?? null,
-        device_id: token.device?.deviceId ?? null,
-        client_version: token.device?.version ?? null,
-        node_id: token.nodeId ?? null,
-      })
-      .execute();
+    await this.db.insertInto('auth_tokens').values(newTokenRow(token)).execute();
   }
 
   /** The token with that hash and kind and its owner, whatever its state (the caller judges it). */

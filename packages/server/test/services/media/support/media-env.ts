@@ -1,7 +1,15 @@
 import { cp, mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { ALL_PERMISSIONS, type Identity, type Mount, type ScanStatus } from '@svc/contracts';
+import {
+  ALL_PERMISSIONS,
+  type Identity,
+  type Library,
+  type LibrarySourceInput,
+  type LibraryType,
+  type Mount,
+  type ScanStatus,
+} from '@svc/contracts';
 import { encodeIdentity } from '../../../../src/platform/http/route-auth.js';
 import { createConfigComponent } from '../../../../src/services/config/config.component.js';
 import { mediaComponentFactory, type MediaParts } from '../../../../src/services/media/media.component.js';
@@ -82,6 +90,12 @@ export interface MediaTestEnv {
   parts: MediaParts;
   /** The media service, called as the gateway would (service token plus identity). */
   api: Api;
+  /** A library source: `folder` inside the storage node's mount. */
+  source(folder: string): LibrarySourceInput;
+  /** Creates a library over one folder of the mount without scanning it; fails unless it is created. */
+  createLibrary(name: string, type: LibraryType, folder: string): Promise<Library>;
+  /** Starts a scan of the library; fails unless it is accepted (202). */
+  startScan(libraryId: string, mode: 'full' | 'incremental'): Promise<ScanStatus>;
   /** Waits until the scan has ended and returns it. */
   waitForScan(libraryId: string, scanId: string, timeoutMs?: number): Promise<ScanStatus>;
   stop(): Promise<void>;
@@ -184,6 +198,7 @@ export async function startMediaTestEnv(
     if (configured.status !== 200)
       throw new Error(`cannot configure the provider: ${JSON.stringify(configured.body)}`);
 
+    const source = (folder: string): LibrarySourceInput => ({ nodeId, mountId: mount.body.id, path: folder });
     return {
       install: started,
       fixtures,
@@ -193,6 +208,25 @@ export async function startMediaTestEnv(
       tmdb,
       parts: parts!,
       api,
+      source,
+      createLibrary: async (name, type, folder) => {
+        const created = await api<Library>('POST', '/api/media/libraries', {
+          body: { name, type, sources: [source(folder)], scan: false },
+        });
+        if (created.status !== 201)
+          throw new Error(
+            `cannot create the library ${name}: ${created.status} ${JSON.stringify(created.body)}`,
+          );
+        return created.body;
+      },
+      startScan: async (libraryId, mode) => {
+        const started = await api<ScanStatus>('POST', `/api/media/libraries/${libraryId}/scan`, {
+          body: { mode },
+        });
+        if (started.status !== 202)
+          throw new Error(`the scan did not start: ${started.status} ${JSON.stringify(started.body)}`);
+        return started.body;
+      },
       waitForScan: (libraryId, scanId, timeoutMs = 60_000) =>
         waitFor(
           async () => {

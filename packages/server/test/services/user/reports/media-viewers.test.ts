@@ -3,19 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityEvent } from '@svc/contracts';
-import { MemoryCache } from '../../../../src/platform/cache/index.js';
 import type { ServiceDatabase } from '../../../../src/platform/db/index.js';
 import { createServer, type AppServer } from '../../../../src/platform/http/create-server.js';
 import { SERVICE_TOKEN_HEADER } from '../../../../src/platform/service-token.js';
-import { PasswordHasher } from '../../../../src/services/user/auth/password-hasher.js';
 import { registerActivityLogRoutes } from '../../../../src/services/user/activity/activity-log.routes.js';
 import { userMigrations } from '../../../../src/services/user/migrations/index.js';
 import { registerReportRoutes } from '../../../../src/services/user/reports/reports.routes.js';
-import { createUserServices } from '../../../../src/services/user/user.component.js';
 import type { UserDatabase } from '../../../../src/services/user/user.db.js';
 import { quietLogger, testBackends } from '../../../support/databases.js';
-import { FakeNodeDirectory, FakeUploadedImages } from '../fakes.js';
 import { ManualClock } from '../support.js';
+import { fastHasher, insertPlainUser, userServicesOver } from '../user-services.js';
 
 const SERVICE_TOKEN = 'svc_st_test_token_that_is_long_enough_0123456789';
 const NOW = Date.parse('2024-03-06T12:00:00.000Z');
@@ -64,30 +61,9 @@ describe.each(testBackends())('media viewer count on $label', (backend) => {
   beforeAll(async () => {
     database = await backend.open<UserDatabase>('svc_user', userMigrations);
     const clock = new ManualClock(NOW);
-    const hasher = new PasswordHasher({ N: 1024, r: 8, p: 1 });
-    const services = createUserServices({
-      database,
-      cache: new MemoryCache(clock),
-      clock,
-      logger: quietLogger(),
-      uploads: new FakeUploadedImages(),
-      directory: new FakeNodeDirectory({}),
-      hasher,
-    });
-    const add = async (username: string) =>
-      (
-        await services.repositories.accounts.insert({
-          id: randomUUID(),
-          username,
-          displayName: username,
-          role: 'user',
-          passwordHash: await hasher.hash('long password 1'),
-          permissions: [],
-          webPlayback: true,
-          driveAPlayMode: 'proxy',
-          now: new Date(NOW),
-        })
-      ).id;
+    const hasher = fastHasher();
+    const services = userServicesOver(database, { clock, hasher });
+    const add = (username: string) => insertPlainUser(services, hasher, username, new Date(NOW));
     const [alice, bob, carol] = [await add('alice'), await add('bob'), await add('carol')];
     app = createServer({
       allowUndeclaredRoutes: true,

@@ -3,28 +3,28 @@ import { REPORT_PLATFORMS } from '@svc/contracts';
 import { classifyPlatform } from '../../../../src/services/user/reports/platform.js';
 import { DEVICES } from './report-fixtures.js';
 
-const player = (client: string, deviceName: string, userAgent: string) => ({ client, deviceName, userAgent });
-
-/** Each case is [client, device name, user agent, expected platform]. */
+/** Each case is [client, device name, user agent, expected platform]; a failure names every wrong case. */
 function expectPlatforms(cases: [string, string, string, string][]): void {
   const answers = cases.map(([client, deviceName, userAgent]) => [
     client,
     deviceName,
     userAgent,
-    classifyPlatform(player(client, deviceName, userAgent)),
+    classifyPlatform({ client, deviceName, userAgent }),
   ]);
   expect(answers).toEqual(cases);
 }
 
 describe('the report platform of a player', () => {
   it('is not iOS for an HTTP library whose name holds the letters "ios" (axios), nor for other libraries', () => {
-    expect(classifyPlatform(player('', '', 'axios/1.7.2'))).toBe('other');
-    expect(classifyPlatform(player('', '', 'okhttp/4.12.0'))).toBe('other');
-    expect(classifyPlatform(player('Kodi', 'raspberry', 'Kodi/20.2'))).toBe('other');
+    expectPlatforms([
+      ['', '', 'axios/1.7.2', 'other'],
+      ['', '', 'okhttp/4.12.0', 'other'],
+      ['Kodi', 'raspberry', 'Kodi/20.2', 'other'],
+    ]);
   });
 
   it('reads real user agents of phones, tablets, desktops and TVs with the parser', () => {
-    const cases: [string, string][] = [
+    const agents: [string, string][] = [
       [
         'Mozilla/5.0 (iPhone; CPU iPhone OS 17_2 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.2 Mobile/15E148 Safari/604.1',
         'ios',
@@ -58,13 +58,11 @@ describe('the report platform of a player', () => {
       ['AppleCoreMedia/1.0.0.21K69 (Apple TV; U; CPU OS 17_2 like Mac OS X; en_us)', 'tv'],
       ['Infuse/7.7.1 (iPhone; iOS 17.2; Scale/3.00)', 'ios'],
     ];
-    for (const [userAgent, platform] of cases) {
-      expect([userAgent, classifyPlatform(player('', '', userAgent))]).toEqual([userAgent, platform]);
-    }
+    expectPlatforms(agents.map(([userAgent, platform]) => ['', '', userAgent, platform]));
   });
 
   it('names the platform of single-platform Emby and Jellyfin apps when the user agent says little', () => {
-    const cases: [string, string, string, string][] = [
+    expectPlatforms([
       ['Emby for Android', 'Pixel', 'axios/1.7.2', 'android'],
       ['Jellyfin Android', 'Pixel', 'okhttp/4.12.0', 'android'],
       ['Findroid', 'OnePlus', '', 'android'],
@@ -72,8 +70,7 @@ describe('the report platform of a player', () => {
       ['Emby for iOS', 'Anna', 'Emby/2.0', 'ios'],
       ['Emby for Samsung', 'QLED', '', 'tv'],
       ['Jellyfin Android TV', 'Box', 'okhttp/4', 'tv'],
-    ];
-    expectPlatforms(cases);
+    ]);
   });
 
   it('takes a TV from the device name, and an OS from the device name when nothing else tells', () => {
