@@ -209,6 +209,8 @@ interface Timing {
   median: number;
   min: number;
   max: number;
+  /** The machine's 1-minute load average right after the runs. */
+  load: number;
 }
 
 interface BackendResult {
@@ -238,7 +240,7 @@ async function timed(name: string, runs: number, work: () => Promise<unknown>): 
     await work();
     all.push(performance.now() - began);
   }
-  return { name, median: median(all), min: Math.min(...all), max: Math.max(...all) };
+  return { name, median: median(all), min: Math.min(...all), max: Math.max(...all), load: loadavg()[0]! };
 }
 
 /** The report endpoints as the console calls them, for the last 30 days. */
@@ -469,7 +471,7 @@ async function runBackend(
     for (const endpoint of endpoints()) {
       timings.push(await timed(endpoint.name, RUNS, () => call(endpoint.route)));
       const last = timings.at(-1)!;
-      log(`  ${endpoint.name}: median ${last.median.toFixed(0)} ms`);
+      log(`  ${endpoint.name}: median ${last.median.toFixed(0)} ms (load average ${last.load.toFixed(2)})`);
     }
 
     // --- a stream through the play-agent, alone and while report queries run -----------------------------------
@@ -547,11 +549,11 @@ function printResult(result: BackendResult): void {
     `\n${label}: ${result.events.toLocaleString('en')} events generated in ${result.generateSeconds.toFixed(0)} s; last 30 days = ${result.windowEvents.toLocaleString('en')} events`,
   );
   console.log(
-    `  ${'endpoint'.padEnd(28)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}  x count(*)  goal`,
+    `  ${'endpoint'.padEnd(28)} ${'median'.padStart(8)} ${'min'.padStart(8)} ${'max'.padStart(8)}  x count(*)  load  goal`,
   );
   const row = (timing: Timing, withGoal: boolean) =>
     console.log(
-      `  ${timing.name.padEnd(28)} ${`${timing.median.toFixed(0)} ms`.padStart(8)} ${`${timing.min.toFixed(0)} ms`.padStart(8)} ${`${timing.max.toFixed(0)} ms`.padStart(8)}  ${(timing.median / result.count.median).toFixed(1).padStart(9)}x  ${
+      `  ${timing.name.padEnd(28)} ${`${timing.median.toFixed(0)} ms`.padStart(8)} ${`${timing.min.toFixed(0)} ms`.padStart(8)} ${`${timing.max.toFixed(0)} ms`.padStart(8)}  ${(timing.median / result.count.median).toFixed(1).padStart(9)}x ${timing.load.toFixed(1).padStart(5)}  ${
         withGoal ? `${timing.median <= goal(timing) ? 'ok' : 'MISSED'} (<= ${goal(timing)} ms)` : 'reference'
       }`,
     );

@@ -26,13 +26,19 @@ function spanCtes(filter: EventFilter): RawBuilder<unknown> {
     crossing AS MATERIALIZED (
       SELECT p.first_at AS g_first, p.last_at AS g_last, w.first_in, w.last_in
       FROM activity_play_span every
-      JOIN activity_play_span p ON p.variant = ${variant} AND p.session_id = every.session_id
+      -- One primary-key probe per crossing session. As a join the planner misjudged the GiST index's few
+      -- hundred rows and read every span ending after from (the whole window) through the last_at index.
+      CROSS JOIN LATERAL (
+        SELECT p.session_id, p.first_at, p.last_at FROM activity_play_span p
+        WHERE p.variant = ${variant} AND p.session_id = every.session_id
+          AND ((p.first_at < ${from} AND p.last_at >= ${from}) OR (p.first_at < ${to} AND p.last_at >= ${to}))
+        OFFSET 0
+      ) p
       CROSS JOIN LATERAL (
         SELECT min(e.occurred_at) AS first_in, max(e.occurred_at) AS last_in FROM activity_log e
         WHERE e.session_id = p.session_id AND e.occurred_at >= ${from} AND e.occurred_at < ${to} ${ofVariant}
       ) w
       WHERE every.variant = '*' AND (${everySpan} @> ${from} OR ${everySpan} @> ${to})
-        AND ((p.first_at < ${from} AND p.last_at >= ${from}) OR (p.first_at < ${to} AND p.last_at >= ${to}))
     ),
     edges AS MATERIALIZED (
       SELECT CASE WHEN lo > hi THEN ${to} ELSE lo END AS lo, CASE WHEN lo > hi THEN ${to} ELSE hi END AS hi, k

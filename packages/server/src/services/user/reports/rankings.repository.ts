@@ -154,7 +154,11 @@ export class RankingsRepository {
     });
   }
 
-  /** One item's watchers in the window (one page by watch descending, then id) and the item as last seen. */
+  /**
+   * One item's watchers in the window (one page by watch descending, then id) and the item as last seen. The
+   * figures come from the sessions rollup (a tenth of the events); reading the item's events through the
+   * (media_id, occurred_at) index fetched every event of a popular item from the table's pages.
+   */
   async mediaWatchers(
     filter: EventFilter,
     mediaId: string,
@@ -178,11 +182,11 @@ export class RankingsRepository {
           SELECT user_id, count(*) AS sessions, sum(plays)::bigint AS plays, sum(watch_ms)::bigint AS watch_ms,
                  sum(bytes)::bigint AS bytes, max(last_at) AS last_at, count(*) OVER () AS total
           FROM (
-            SELECT a.user_id, a.session_id, count(*) FILTER (WHERE a.event_type = 'start') AS plays,
-                   sum(a.duration_ms) AS watch_ms, sum(a.bytes_delta) AS bytes, max(a.occurred_at) AS last_at
-            FROM activity_log a
-            WHERE a.media_id = ${mediaId} AND ${eventsIn(filter)}
-            GROUP BY a.user_id, a.session_id
+            SELECT r.user_id, r.session_id, sum(r.plays) AS plays, sum(r.watch_ms) AS watch_ms,
+                   sum(r.bytes) AS bytes, max(r.last_at) AS last_at
+            FROM ${sessionRowsIn(filter)} r
+            WHERE r.media_id = ${mediaId}
+            GROUP BY r.user_id, r.session_id
           ) per_session
           GROUP BY user_id
           ORDER BY watch_ms DESC, user_id
@@ -195,8 +199,7 @@ export class RankingsRepository {
       let total = num(result.rows[0]?.total);
       if (result.rows.length === 0 && offset > 0) {
         const counted = await sql<{ total: number }>`
-          SELECT count(DISTINCT a.user_id) AS total FROM activity_log a
-          WHERE a.media_id = ${mediaId} AND ${eventsIn(filter)}
+          SELECT count(DISTINCT r.user_id) AS total FROM ${sessionRowsIn(filter)} r WHERE r.media_id = ${mediaId}
         `.execute(db);
         total = num(counted.rows[0]?.total);
       }

@@ -21,14 +21,18 @@ export class ReportReader {
     private readonly backend: DatabaseBackend,
   ) {}
 
-  /** Settings of a report transaction: a memory budget, no JIT compilation, a time limit. */
+  /** Settings of a report transaction: a memory budget, no JIT compilation, no parallel workers, a time limit. */
   private settings(): string {
     // A month's hash aggregates fit in 64 MB. The embedded database keeps its WebAssembly memory once grown,
-    // so it gets less. JIT compilation costs more than it saves on these short aggregates.
+    // so it gets less. JIT compilation costs more than it saves on these short aggregates. Parallel workers
+    // made the report slower on a busy two-core machine (measured at 10 M events, docs/report.md): the rollups
+    // leave queries of 100-300 ms, where starting workers and gathering their rows costs more than they save,
+    // and a parallel plan prefers a sequential scan of a whole rollup table to the window's index range.
     const workMem = this.backend === 'postgres' ? '64MB' : '32MB';
     return [
       `SET LOCAL work_mem = '${workMem}'`,
       'SET LOCAL jit = off',
+      'SET LOCAL max_parallel_workers_per_gather = 0',
       "SET LOCAL statement_timeout = '60s'",
     ].join('; ');
   }

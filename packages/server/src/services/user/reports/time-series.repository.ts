@@ -104,7 +104,9 @@ export class TimeSeriesRepository {
   /**
    * Per bucket: distinct users, plays, watch and bytes (buckets without events are absent). Hours read the hour
    * rollup, days, weeks and months the day rollup (both with raw events in the partial hours at the edges); half
-   * hours, only for windows under a day, read the events.
+   * hours, only for windows under a day, read the events. One aggregate per bucket with count(DISTINCT): its
+   * small per-bucket sorts cost a fraction of a hash aggregate by bucket and user (a month of hours is ~270,000
+   * such groups, each with numeric sums that a second aggregate then adds up).
    */
   async timeline(filter: EventFilter, granularity: ReportGranularity): Promise<TimelineRow[]> {
     const rows =
@@ -119,15 +121,10 @@ export class TimeSeriesRepository {
         watch_ms: number;
         bytes: number;
       }>`
-        SELECT bucket, count(*) AS users, sum(plays)::bigint AS plays,
-               sum(watch_ms)::bigint AS watch_ms, sum(bytes)::bigint AS bytes
-        FROM (
-          SELECT ${bucketSql(sql.ref('t.at'), granularity)} AS bucket, t.user_id, sum(t.plays) AS plays,
-                 sum(t.watch_ms) AS watch_ms, sum(t.bytes) AS bytes
-          FROM ${rows} t
-          GROUP BY 1, t.user_id
-        ) per_user
-        GROUP BY bucket
+        SELECT ${bucketSql(sql.ref('t.at'), granularity)} AS bucket, count(DISTINCT t.user_id) AS users,
+               sum(t.plays)::bigint AS plays, sum(t.watch_ms)::bigint AS watch_ms, sum(t.bytes)::bigint AS bytes
+        FROM ${rows} t
+        GROUP BY 1
       `.execute(db);
       return result.rows.map((row) => ({
         bucket: new Date(row.bucket),
