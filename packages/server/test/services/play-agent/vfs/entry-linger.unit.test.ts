@@ -35,10 +35,14 @@ describe('an entry without readers', () => {
     await store.release(second);
 
     await waitUntil(() => first.closed, 'the entry to be closed after the linger time');
-    const meta = JSON.parse(await readFile(path.join(first.folder, 'meta.json'), 'utf8')) as {
-      lastAccessAt: number;
-    };
-    expect(meta.lastAccessAt).toBe(first.meta.lastAccessAt);
+    // The close saves the last access (the entry's queue writes meta.json after marking it closed).
+    const savedAccess = async () =>
+      (JSON.parse(await readFile(path.join(first.folder, 'meta.json'), 'utf8')) as { lastAccessAt: number })
+        .lastAccessAt;
+    await waitUntil(
+      async () => (await savedAccess()) === first.meta.lastAccessAt,
+      'the last access to be saved',
+    );
     await store.close();
   });
 
