@@ -23,6 +23,7 @@ import {
   seekMs,
   type Metric,
 } from './vfs-measure.js';
+import { traceFirstOpens } from './vfs-trace.js';
 import { localReference, playAgentPlain, playAgentSmart, rcloneHttp, type Variant } from './vfs-variants.js';
 
 const MiB = 1024 * 1024;
@@ -161,6 +162,10 @@ export async function benchVfs(): Promise<void> {
   const stops: Array<() => Promise<void>> = [];
   try {
     const films = await makeFilms(origin.davDir, FILM);
+    if (process.env.VFS_BENCH_TRACE) {
+      await traceFirstOpens(origin, films, work);
+      return;
+    }
     const local = await localReference(origin);
     stops.push(() => local.stop());
     const plain = await playAgentPlain(origin, films);

@@ -21,11 +21,23 @@ export interface ThrottlingProxyOptions {
 export interface ThrottlingProxy {
   url: string;
   stats: { requests: number; responseBytes: number; getBytes: number; ranges: string[] };
+  /** Every request in arrival order: its Range header and the answer bytes that crossed the link. */
+  log: ProxiedRequest[];
   /** Requests whose answer is still flowing (a cancelled transfer trickles on until the origin stops). */
   readonly active: number;
   /** Changes the link while it runs. */
   set(options: Partial<Omit<ThrottlingProxyOptions, 'target'>>): void;
   close(): Promise<void>;
+}
+
+export interface ProxiedRequest {
+  method: string;
+  range: string | null;
+  /** Answer bytes that passed the throttle (crossed the link), so far. */
+  bytes: number;
+  /** Milliseconds since the proxy started, when the request arrived and when its answer closed. */
+  arrivedMs: number;
+  closedMs: number | null;
 }
 
 /** A shared byte budget refilled continuously; waiters take bytes in order. */
@@ -81,6 +93,8 @@ export async function startThrottlingProxy(options: ThrottlingProxyOptions): Pro
   let latencyMs = options.latencyMs;
   const link = new Link(options.bytesPerSecond);
   const stats = { requests: 0, responseBytes: 0, getBytes: 0, ranges: [] as string[] };
+  const log: ProxiedRequest[] = [];
+  const startedAt = performance.now();
   const agent = new http.Agent({ keepAlive: true });
 
   let active = 0;
@@ -89,12 +103,21 @@ export async function startThrottlingProxy(options: ThrottlingProxyOptions): Pro
     active++;
     let closed = false;
     let cut = () => undefined as void;
+    const range = request.headers.range;
+    const logged: ProxiedRequest = {
+      method: request.method ?? 'GET',
+      range: typeof range === 'string' ? range : null,
+      bytes: 0,
+      arrivedMs: performance.now() - startedAt,
+      closedMs: null,
+    };
+    log.push(logged);
     response.on('close', () => {
+      logged.closedMs = performance.now() - startedAt;
       closed = true;
       active--;
       cut();
     });
-    const range = request.headers.range;
     if (typeof range === 'string') stats.ranges.push(range);
     const forward = () => {
       // The client left during the latency: nothing is asked of the origin.
@@ -113,6 +136,7 @@ export async function startThrottlingProxy(options: ThrottlingProxyOptions): Pro
           const isGet = request.method === 'GET';
           const throttle = new Throttle(link, (bytes) => {
             stats.responseBytes += bytes;
+            logged.bytes += bytes;
             if (isGet) stats.getBytes += bytes;
           });
           cut = () => {
@@ -139,6 +163,7 @@ export async function startThrottlingProxy(options: ThrottlingProxyOptions): Pro
   return {
     url: `http://127.0.0.1:${port}`,
     stats,
+    log,
     get active() {
       return active;
     },

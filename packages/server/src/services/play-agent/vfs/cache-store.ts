@@ -19,7 +19,16 @@ export interface StoreOptions {
   capacityBytes: number;
   /** Clock (tests move it). */
   now?: () => number;
+  /**
+   * An entry whose last reader left stays open this long (default 0: closed at once), so the next
+   * request of the same file (the probe tool and a player ask many in a row) reads it without opening
+   * it again. The node's cache uses LINGER_MS.
+   */
+  lingerMs?: number;
 }
+
+/** How long the node's cache keeps an entry without readers open (its files, its journal). */
+export const LINGER_MS = 10_000;
 
 export interface StoreUsage {
   capacityBytes: number;
@@ -40,11 +49,14 @@ export class CacheStore {
   readonly ledger: SpaceLedger;
   private readonly index = new Map<string, IndexItem>();
   private readonly now: () => number;
+  /** Entries without readers that are still open, and the timer that closes each. */
+  private readonly lingering = new Map<CacheEntry, NodeJS.Timeout>();
 
   private constructor(
     readonly directory: string,
     capacityBytes: number,
     now: () => number,
+    private readonly lingerMs: number,
   ) {
     this.ledger = new SpaceLedger(capacityBytes);
     this.now = now;
@@ -52,7 +64,12 @@ export class CacheStore {
 
   /** Opens the directory and indexes the entries found there; unreadable folders are removed. */
   static async open(options: StoreOptions): Promise<CacheStore> {
-    const store = new CacheStore(options.directory, options.capacityBytes, options.now ?? Date.now);
+    const store = new CacheStore(
+      options.directory,
+      options.capacityBytes,
+      options.now ?? Date.now,
+      options.lingerMs ?? 0,
+    );
     await mkdir(options.directory, { recursive: true });
     for (const name of await readdir(options.directory)) {
       if (!/^[0-9a-f]{32}$/.test(name)) continue;
@@ -109,6 +126,7 @@ export class CacheStore {
 
   private async openItem(item: IndexItem, identity: EntryIdentity): Promise<CacheEntry> {
     const current = item.open;
+    if (current) this.stopLingering(current);
     if (current && !current.closed && sameVersion(current.meta, identity)) return current;
     // Another version while readers of the old one still stream: they keep it; this reader goes uncached.
     if (current && !current.closed && item.users > 1) {
@@ -143,7 +161,10 @@ export class CacheStore {
     return item.opening;
   }
 
-  /** A reader is done; the last one flushes, saves the last access and closes the files. */
+  /**
+   * A reader is done. The last one records what is pending and settles the books; the entry then stays
+   * open for `lingerMs` (a next reader takes it as it is) and is closed after that.
+   */
   async release(entry: CacheEntry): Promise<void> {
     const item = this.index.get(entry.key);
     if (!item) return;
@@ -152,8 +173,34 @@ export class CacheStore {
     entry.touch(this.now());
     item.lastAccessAt = entry.meta.lastAccessAt;
     if (item.users > 0 || item.open !== entry) return;
-    item.open = null;
+    if (this.lingerMs <= 0) return this.closeItem(item, entry);
+    await entry.flush().catch(() => undefined);
+    // A write failure is saved at once (the badge outlives a restart); the last access waits for the close.
+    if (entry.meta.writeError) await entry.saveMeta();
+    this.settleBooks(item, entry);
+    const timer = setTimeout(() => {
+      this.lingering.delete(entry);
+      if (item.open === entry && item.users === 0) void this.closeItem(item, entry);
+    }, this.lingerMs);
+    timer.unref();
+    this.lingering.set(entry, timer);
+  }
+
+  private async closeItem(item: IndexItem, entry: CacheEntry): Promise<void> {
+    this.stopLingering(entry);
+    if (item.open === entry) item.open = null;
     await entry.close();
+    this.settleBooks(item, entry);
+  }
+
+  private stopLingering(entry: CacheEntry): void {
+    const timer = this.lingering.get(entry);
+    if (timer) clearTimeout(timer);
+    this.lingering.delete(entry);
+  }
+
+  /** The index's books of an entry from the entry itself (bytes, ranges, badge facts). */
+  private settleBooks(item: IndexItem, entry: CacheEntry): void {
     this.ledger.forget(item.bytes);
     item.bytes = entry.cachedBytes;
     item.ranges = entry.recorded;
@@ -226,6 +273,9 @@ export class CacheStore {
   private async removeFolder(key: string): Promise<void> {
     const item = this.index.get(key);
     if (!item || item.users > 0 || item.opening) return;
+    // An entry kept open after its last reader closes before its folder goes.
+    if (item.open) await this.closeItem(item, item.open);
+    if (item.users > 0 || item.opening) return;
     this.index.delete(key);
     this.ledger.forget(item.bytes);
     await rm(path.join(this.directory, key), { recursive: true, force: true });
@@ -267,6 +317,7 @@ export class CacheStore {
       [...this.index.values()].map(async (item) => {
         const entry = item.open;
         item.open = null;
+        if (entry) this.stopLingering(entry);
         await entry?.close();
       }),
     );

@@ -41,6 +41,13 @@ export interface CachedBodyOptions {
   growingRuns?: { firstBytes: number; maxBytes: number };
   /** Told the position after each chunk (the read-ahead loop follows it). */
   onProgress?: (position: number) => void;
+  /**
+   * SMART_STARTUP: an upstream run of plan bytes asks for the rest of its plan range at once (no
+   * growing runs), and when the reader leaves before the run's end, the run is finished into the entry
+   * in the background (`settled`) instead of being dropped: the bytes the link already carried are kept,
+   * and the startup job need not fetch them again. Runs outside the plan still grow and are dropped.
+   */
+  finishPlanRuns?: boolean;
 }
 
 export const DEFAULT_BODY_OPTIONS = {
@@ -59,7 +66,11 @@ type Current =
       writable: RangeSet;
       /** This run, announced (READ_AHEAD) so that others wait for it. */
       fill: AnnouncedRun | null;
+      /** This run of plan bytes, claimed (SMART_STARTUP) so that fills skip it. */
+      claim: { finish: () => void } | null;
     };
+
+type UpstreamRun = Extract<Current, { kind: 'upstream' }>;
 
 type AnnouncedRun = ReturnType<EntryFills['begin']>;
 
@@ -84,6 +95,22 @@ export class CachedBody implements MediaBody {
   /** Upstream bytes this body fetched (tests, accounting). */
   upstreamBytes = 0;
   localBytes = 0;
+  /**
+   * Aborts this body's upstream runs: with the client (its signal), or when a run left to finish ends.
+   * Runs do not take the client's signal directly, so that a run of plan bytes can outlive the client.
+   */
+  private readonly runs = new AbortController();
+  /** The chunk read of the current run that the client stopped waiting for (the finisher takes it). */
+  private pendingChunk: Promise<Buffer | null> | null = null;
+  /** A run the reader left, being finished into the entry (finishPlanRuns). */
+  private finishing: UpstreamRun | null = null;
+  /** Resolves once a run the reader left is finished and recorded (at close when there is none). */
+  settled: Promise<void> = Promise.resolve();
+
+  /** A run this body's reader left is being finished (close() returned before it ends). */
+  get finishingRun(): boolean {
+    return this.finishing !== null;
+  }
 
   constructor(
     private readonly entry: CacheEntry,
@@ -94,6 +121,14 @@ export class CachedBody implements MediaBody {
     private readonly options: CachedBodyOptions,
   ) {
     this.position = range.start;
+    // The client left: its runs end with it, except a run of plan bytes that close() will finish.
+    const forward = () => {
+      const current = this.current;
+      const planRun = current?.kind === 'upstream' && current.writable.length > 0;
+      if (!(this.options.finishPlanRuns && planRun)) this.runs.abort(signal.reason);
+    };
+    if (signal.aborted) forward();
+    else signal.addEventListener('abort', forward, { once: true });
   }
 
   async read(): Promise<Buffer | null> {
@@ -119,10 +154,14 @@ export class CachedBody implements MediaBody {
         }
         continue;
       }
-      const chunk = await current.body.read();
-      // Closed meanwhile: close() ended the run; nothing more is written (it released the space).
+      const pending = current.body.read();
+      this.pendingChunk = pending;
+      // The client may leave while the run waits for the link: answer it at once, the run goes on.
+      const chunk = await abortableRead(pending, this.signal);
+      this.pendingChunk = null;
+      // Closed meanwhile: close() ended the run (nothing more is written) or finishes it (it has the chunk).
       if (this.closed) {
-        if (chunk) current.body.release(chunk);
+        if (chunk && this.finishing !== current) current.body.release(chunk);
         return null;
       }
       if (chunk === null) {
@@ -168,29 +207,38 @@ export class CachedBody implements MediaBody {
       const ahead = this.entry.fills.nextStart(run);
       if (ahead !== null) run.end = ahead - 1;
     }
-    const limit = this.runLimit();
+    // A run is all plan bytes or none: the end of a plan range ends a run, and so does the start of one.
+    const plan = this.noWrite || this.entry.passThrough ? [] : this.options.writable();
+    const inPlan = plan.find((range) => range.start <= run.start && run.start <= range.end);
+    const nextPlan = plan.find((range) => range.start > run.start);
+    if (inPlan) run.end = Math.min(run.end, inPlan.end);
+    else if (nextPlan) run.end = Math.min(run.end, nextPlan.start - 1);
+    const limit = this.runLimit(inPlan !== undefined);
     if (limit !== null) run.end = Math.min(run.end, run.start + limit - 1);
-    const writable = this.noWrite || this.entry.passThrough ? [] : intersect(this.options.writable(), run);
+    const writable = inPlan ? [{ ...run }] : [];
     const fill =
       this.options.maxRunBytes !== undefined && writable.length > 0
         ? this.entry.fills.begin(run, false)
         : null;
+    const claim = !fill && writable.length > 0 ? this.entry.fills.claim(run) : null;
     try {
       this.upstreamRuns++;
-      const body = await this.upstream.open(run, this.signal);
-      return { kind: 'upstream', end: run.end, body, writable, fill };
+      const body = await this.upstream.open(run, this.runs.signal);
+      return { kind: 'upstream', end: run.end, body, writable, fill, claim };
     } catch (error) {
       fill?.finish();
+      claim?.finish();
       throw error;
     }
   }
 
   /** Bytes the next upstream run may ask for (null: up to the end of the missing run). */
-  private runLimit(): number | null {
-    const { maxRunBytes, growingRuns } = this.options;
-    const growing = growingRuns
-      ? Math.min(growingRuns.maxBytes, growingRuns.firstBytes * 2 ** Math.min(this.upstreamRuns, 30))
-      : Infinity;
+  private runLimit(planBytes: boolean): number | null {
+    const { maxRunBytes, growingRuns, finishPlanRuns } = this.options;
+    const growing =
+      growingRuns && !(planBytes && finishPlanRuns)
+        ? Math.min(growingRuns.maxBytes, growingRuns.firstBytes * 2 ** Math.min(this.upstreamRuns, 30))
+        : Infinity;
     const limit = Math.min(maxRunBytes ?? Infinity, growing);
     return Number.isFinite(limit) ? limit : null;
   }
@@ -222,7 +270,9 @@ export class CachedBody implements MediaBody {
     this.current = null;
     if (current?.kind !== 'upstream') return;
     await current.body.close();
-    const { fill } = current;
+    const { fill, claim } = current;
+    // Fills skip the claimed bytes until they are written (then they count as written).
+    if (claim) this.track(Promise.all([...this.queued]).finally(() => claim.finish()));
     if (fill) {
       // Readers waiting for this run look again once its bytes are recorded; this body goes on at once.
       const written = [...this.queued];
@@ -241,7 +291,7 @@ export class CachedBody implements MediaBody {
    * behind loses the bytes instead of holding the client (the entry just misses them).
    */
   private store_(at: number, chunk: Buffer, writable: RangeSet): void {
-    if (this.closed || this.noWrite || writable.length === 0) return;
+    if ((this.closed && !this.finishing) || this.noWrite || writable.length === 0) return;
     for (const part of intersect(writable, { start: at, end: at + chunk.length - 1 })) {
       const length = rangeBytes(part);
       if (this.queuedBytes + length > this.options.maxQueuedBytes) {
@@ -299,16 +349,95 @@ export class CachedBody implements MediaBody {
     if (this.current?.kind === 'upstream') this.current.body.release(chunk);
   }
 
-  /** Stops reading; waits for queued writes and records them (they were complete). */
+  /**
+   * Stops reading; waits for queued writes and records them (they were complete). A run of plan bytes
+   * the reader left (finishPlanRuns) is finished in the background instead: `settled` resolves after it.
+   */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    const current = this.current;
+    if (
+      this.options.finishPlanRuns &&
+      current?.kind === 'upstream' &&
+      current.writable.length > 0 &&
+      !this.noWrite &&
+      !this.entry.passThrough
+    ) {
+      this.current = null;
+      this.finishing = current;
+      this.settled = this.finishRun(current).finally(() => this.done());
+      return;
+    }
     await this.endUpstream().catch(() => undefined);
+    this.runs.abort(new Error('the reader closed'));
+    await this.done();
+  }
+
+  private async done(): Promise<void> {
     await Promise.all([...this.queued]);
     await this.entry.flush().catch(() => undefined);
     this.reservation?.release();
     this.reservation = null;
   }
+
+  /**
+   * The rest of a run of plan bytes after its reader left, read as fast as the link gives it and written
+   * into the entry. It is announced as a fill from where the reader stopped: a reader needing these bytes
+   * waits for them (or, far ahead, cuts it short) and the startup job skips them.
+   */
+  private async finishRun(run: UpstreamRun): Promise<void> {
+    const fill = this.entry.fills.begin({ start: this.position, end: run.end }, true);
+    const { claim } = run;
+    // The bytes before the reader's position stay claimed until their queued writes are done.
+    if (claim) this.track(Promise.all([...this.queued]).finally(() => claim.finish()));
+    let position = this.position;
+    let next = this.pendingChunk;
+    this.pendingChunk = null;
+    try {
+      while (position <= fill.range.end && !this.noWrite && !this.entry.passThrough && !this.entry.closed) {
+        const chunk = await (next ?? run.body.read());
+        next = null;
+        if (chunk === null) break;
+        const length = Math.min(chunk.length, fill.range.end - position + 1);
+        this.store_(position, chunk.subarray(0, length), run.writable);
+        run.body.release(chunk);
+        position += length;
+        this.upstreamBytes += length;
+        fill.progress = position;
+        // Nobody waits for these bytes but the disk: keep pace with it instead of dropping any.
+        if (this.queuedBytes >= this.options.maxQueuedBytes / 2) await this.writing;
+      }
+    } catch {
+      // The link failed: what was written is recorded below; the startup job fetches the rest.
+    } finally {
+      this.runs.abort(new Error('the run left by its reader ended'));
+      await run.body.close().catch(() => undefined);
+      await Promise.all([...this.queued]);
+      await this.entry.flush().catch(() => undefined);
+      this.finishing = null;
+      fill.finish();
+    }
+  }
+}
+
+/** A read of the current run, or a rejection as soon as the client leaves (the read itself goes on). */
+function abortableRead(read: Promise<Buffer | null>, signal: AbortSignal): Promise<Buffer | null> {
+  if (signal.aborted) return Promise.reject(signal.reason as Error);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    read.then(
+      (chunk) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(chunk);
+      },
+      (error: Error) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** Ends an upstream run that was opened for a body already closed. */

@@ -12,7 +12,7 @@ import type { RangeSet } from './range-set.js';
  */
 
 export interface CachedSourceOptions extends Partial<
-  Omit<CachedBodyOptions, 'writable' | 'maxRunBytes' | 'growingRuns' | 'onProgress'>
+  Omit<CachedBodyOptions, 'writable' | 'maxRunBytes' | 'growingRuns' | 'onProgress' | 'finishPlanRuns'>
 > {
   /** Stable id of the file (e.g. `<mountId>:<path>`). */
   sourceId: string;
@@ -29,6 +29,8 @@ export interface CachedSourceOptions extends Partial<
   maxRunBytes?: number;
   /** Upstream runs of a body that start short and double (cached-body.ts); SMART_STARTUP sets it. */
   growingRuns?: { firstBytes: number; maxBytes: number };
+  /** Runs of plan bytes asked whole and finished when the reader leaves (cached-body.ts); SMART_STARTUP. */
+  finishPlanRuns?: boolean;
   /** Told the position of a body after each chunk (the read-ahead loop). */
   onProgress?: (position: number) => void;
   /** Told once, when the entry is first opened for a body. */
@@ -95,6 +97,7 @@ export class CachedSource implements MediaSource {
       writable: () => this.options.writable(facts, entry),
       ...(this.options.maxRunBytes !== undefined ? { maxRunBytes: this.options.maxRunBytes } : {}),
       ...(this.options.growingRuns ? { growingRuns: this.options.growingRuns } : {}),
+      ...(this.options.finishPlanRuns ? { finishPlanRuns: true } : {}),
       ...(this.options.onProgress ? { onProgress: this.options.onProgress } : {}),
     });
     this.bodies.add(body);
@@ -131,15 +134,32 @@ export class CachedSource implements MediaSource {
     return this.upstreamClosed;
   }
 
+  /**
+   * Stops the readers. When a body finishes a run its reader left (finishPlanRuns), close() returns at
+   * once and the source lets go of its entry and upstream after that run (`released`).
+   */
   close(): Promise<void> {
     this.closing ??= (async () => {
       await Promise.all([...this.bodies].map((body) => body.close()));
-      await this.options.onClose?.().catch(() => undefined);
-      const entry = await this.entry?.catch(() => null);
-      if (entry) await this.store.release(entry);
-      await this.closeUpstream();
+      const finishing = [...this.bodies].some((body) => body.finishingRun);
+      // The finishing runs read the upstream: it stays open until they end.
+      if (finishing) this.holds++;
+      this.released = this.letGo(finishing).catch(() => undefined);
+      if (!finishing) await this.released;
     })();
     return this.closing;
+  }
+
+  /** Resolves once the source let go of its entry and upstream (after the runs left to finish). */
+  released: Promise<void> | null = null;
+
+  private async letGo(finishing: boolean): Promise<void> {
+    await Promise.all([...this.bodies].map((body) => body.settled));
+    if (finishing) this.holds--;
+    await this.options.onClose?.().catch(() => undefined);
+    const entry = await this.entry?.catch(() => null);
+    if (entry) await this.store.release(entry);
+    await this.closeUpstream();
   }
 }
 

@@ -37,6 +37,8 @@ export class Fill {
 
 export class EntryFills {
   private readonly active = new Set<Fill>();
+  /** Bytes a reader's own run is fetching at its client's pace (claim()). */
+  private readonly claims = new Set<ByteRange>();
   private waiters: (() => void)[] = [];
 
   /** Announces that `range` is being fetched; call `finish()` on the result when it ends. */
@@ -50,6 +52,16 @@ export class EntryFills {
         this.wake();
       },
     });
+  }
+
+  /**
+   * Notes that a reader's upstream run is fetching `range` (SMART_STARTUP): fills skip those bytes, but
+   * other readers do not wait for them, since the run goes at the pace of a client that may stall.
+   */
+  claim(range: ByteRange): { finish: () => void } {
+    const claimed = { ...range };
+    this.claims.add(claimed);
+    return { finish: () => this.claims.delete(claimed) };
   }
 
   /** The fill that is fetching the byte at `position`, if any. */
@@ -70,8 +82,9 @@ export class EntryFills {
     return first;
   }
 
+  /** Bytes being fetched by fills and claimed runs: what a new fill must not fetch again. */
   get ranges(): ByteRange[] {
-    return [...this.active].map((fill) => ({ ...fill.range }));
+    return [...[...this.active].map((fill) => fill.range), ...this.claims].map((range) => ({ ...range }));
   }
 
   /** Resolves at the next recorded progress of the entry (a flush that recorded bytes, a fill's end). */

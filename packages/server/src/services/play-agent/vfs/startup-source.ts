@@ -74,6 +74,7 @@ export function startupSource(
     name: target.name,
     item: itemOf(target),
     growingRuns: STARTUP_RUNS,
+    finishPlanRuns: true,
     onEntry: (entry, facts) => (opened = { entry, facts }),
     writable: (facts, entry) => {
       if (!plan) {

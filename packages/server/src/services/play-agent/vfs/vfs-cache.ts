@@ -2,7 +2,7 @@ import type { VfsCacheConfig } from '@svc/contracts';
 import type { CacheWrapFacts, MediaSource } from '../stream/sources.js';
 import { cacheDecision } from './cache-decision.js';
 import type { CacheContext } from './cache-context.js';
-import { CacheStore } from './cache-store.js';
+import { CacheStore, LINGER_MS } from './cache-store.js';
 import { cacheUse, DiskPressure, fileSystemUse } from './disk-pressure.js';
 import { PeriodicTask } from './periodic-task.js';
 import { probeToolPresent } from './probe-observer.js';
@@ -33,6 +33,8 @@ export interface VfsEngineOptions {
   probeTimeoutMs?: number;
   /** Paused downloads and read-ahead look at the disk again this often (default 1 s). */
   pollMs?: number;
+  /** An entry stays open this long after its last reader (default LINGER_MS; cache-store.ts). */
+  lingerMs?: number;
 }
 
 export class VfsCache {
@@ -58,7 +60,11 @@ export class VfsCache {
     directory: string,
     engine: VfsEngineOptions = {},
   ): Promise<VfsCache> {
-    const store = await CacheStore.open({ directory, capacityBytes: config.capacityBytes });
+    const store = await CacheStore.open({
+      directory,
+      capacityBytes: config.capacityBytes,
+      lingerMs: engine.lingerMs ?? LINGER_MS,
+    });
     let probeTool = engine.probeTool === undefined ? 'ffprobe' : engine.probeTool;
     if (probeTool !== null && !(await probeToolPresent(probeTool))) probeTool = null;
     const cache = new VfsCache(store, config, probeTool, engine);

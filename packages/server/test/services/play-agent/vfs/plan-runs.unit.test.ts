@@ -1,0 +1,102 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { DEFAULT_VFS_CACHE_CONFIG } from '@svc/contracts';
+import { afterAll, describe, expect, it } from 'vitest';
+import type { ByteRange } from '../../../../src/platform/http/file-delivery/range.js';
+import type { CachedSource } from '../../../../src/services/play-agent/vfs/cached-source.js';
+import { HEAD_PROBE_BYTES } from '../../../../src/services/play-agent/vfs/container-index.js';
+import { missing } from '../../../../src/services/play-agent/vfs/range-set.js';
+import { completeStartup } from '../../../../src/services/play-agent/vfs/startup-source.js';
+import { VfsCache } from '../../../../src/services/play-agent/vfs/vfs-cache.js';
+import { waitUntil } from '../../../support/wait.js';
+import { memorySource, patternBytes } from './memory-source.js';
+
+/**
+ * SMART_STARTUP runs of plan bytes (cached-body.ts `finishPlanRuns`, docs/vfs-cache.md "Upstream runs of
+ * a stream"): asked whole, finished into the entry when the reader leaves, and skipped by the startup
+ * job while a reader fetches them. Each test checks that no head byte is fetched twice (the index
+ * search's own first read of HEAD_PROBE_BYTES aside).
+ */
+
+const MiB = 1024 * 1024;
+const root = mkdtempSync(path.join(tmpdir(), 'svc-vfs-plan-runs-'));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+let folders = 0;
+const folder = () => path.join(root, `store-${++folders}`);
+
+// BALANCED without library facts: an 8 MiB head and a 4 MiB basic tail (no container index).
+const HEAD = DEFAULT_VFS_CACHE_CONFIG.minHeadBytes;
+const config = { ...DEFAULT_VFS_CACHE_CONFIG, enabled: true, mode: 'SMART_STARTUP' as const };
+const target = { sourceId: 'm:/film.bin', name: 'film.bin' };
+
+/** Upstream opens that ask again for head bytes after the index search's first read. */
+function headRefetches(opens: readonly ByteRange[], streamRun: ByteRange): ByteRange[] {
+  return opens.filter((range) => range !== streamRun && range.start < HEAD && range.end >= HEAD_PROBE_BYTES);
+}
+
+async function idle(cache: VfsCache): Promise<void> {
+  await waitUntil(
+    () =>
+      cache.downloads.runningCount + cache.downloads.waitingCount === 0 &&
+      cache.store.entries().every((entry) => !entry.inUse),
+    'the startup job to end and the entry to be released',
+  );
+}
+
+describe('SMART_STARTUP runs of plan bytes', () => {
+  it('a reader that leaves early leaves its run of head bytes to be finished into the entry', async () => {
+    const content = patternBytes(40 * MiB);
+    const upstream = memorySource(content);
+    const cache = await VfsCache.open(config, folder(), { probeTool: null });
+    try {
+      const source = cache.wrap(upstream, target) as CachedSource;
+      const controller = new AbortController();
+      const body = await source.open({ start: 0, end: content.length - 1 }, controller.signal);
+      expect((await body.read())?.length).toBeGreaterThan(0);
+      // The client leaves, as the sender tells it: the signal, then close().
+      controller.abort();
+      await body.close();
+      await source.close();
+      await source.released;
+      await idle(cache);
+
+      const streamRun = upstream.opens.find((range) => range.start === 0 && range.end > HEAD_PROBE_BYTES);
+      // One request for the whole head, not a short first run.
+      expect(streamRun).toEqual({ start: 0, end: HEAD - 1 });
+      // Its bytes went into the entry; the startup job did not fetch them again.
+      expect(headRefetches(upstream.opens, streamRun!)).toEqual([]);
+      const [entry] = cache.store.entries();
+      expect(missing(entry!.ranges, { start: 0, end: HEAD - 1 })).toEqual([]);
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it('the startup job skips the head bytes a reader is still fetching', async () => {
+    const content = patternBytes(40 * MiB);
+    // A slow link: the reader's run is still under way when the job plans its fill.
+    const upstream = memorySource(content, { delayMs: 2 });
+    const cache = await VfsCache.open(config, folder(), { probeTool: null });
+    try {
+      const source = cache.wrap(upstream, target) as CachedSource;
+      const controller = new AbortController();
+      const body = await source.open({ start: 0, end: HEAD + MiB - 1 }, controller.signal);
+      let read = (await body.read())?.length ?? 0;
+      await completeStartup(cache.context(), upstream, target, new AbortController().signal);
+      for (let chunk = await body.read(); chunk; chunk = await body.read()) read += chunk.length;
+      expect(read).toBe(HEAD + MiB);
+      await body.close();
+      await source.close();
+      await idle(cache);
+
+      const streamRun = upstream.opens.find((range) => range.start === 0 && range.end > HEAD_PROBE_BYTES);
+      expect(streamRun).toEqual({ start: 0, end: HEAD - 1 });
+      expect(headRefetches(upstream.opens, streamRun!)).toEqual([]);
+      const [entry] = cache.store.entries();
+      expect(missing(entry!.ranges, { start: 0, end: HEAD - 1 })).toEqual([]);
+    } finally {
+      await cache.stop();
+    }
+  });
+});
