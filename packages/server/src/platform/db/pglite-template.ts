@@ -48,8 +48,17 @@ export interface TemplateManifest {
 export type TemplateCheck =
   { usable: true; manifest: TemplateManifest } | { usable: false; missing: boolean; reason: string };
 
-/** Where the build puts the template: beside the bundle's chunks (dist/db-template). */
+/**
+ * Where the build puts the template: beside the bundle's chunks (dist/db-template). Run from source (the
+ * tests, `tsx`), this file lies in src/platform/db and the template of the package's last build is used,
+ * when there is one: it is checked against the PGlite that runs like any other.
+ */
 export function builtTemplateDir(): string {
+  const here = fileURLToPath(import.meta.url);
+  const sourceFolder = path.join('src', 'platform', 'db');
+  if (path.dirname(here).endsWith(sourceFolder)) {
+    return path.resolve(path.dirname(here), '..', '..', '..', 'dist', 'db-template');
+  }
   return fileURLToPath(new URL('./db-template', import.meta.url));
 }
 

@@ -10,6 +10,7 @@ import { initCluster } from '../../../src/platform/db/pglite-cluster.js';
 import { installedPglite, runInitdbChild } from '../../../src/platform/db/pglite-initdb.js';
 import {
   buildTemplate,
+  builtTemplateDir,
   checkTemplate,
   packTemplate,
   unpackTemplate,
@@ -238,5 +239,12 @@ describe('database template', () => {
       });
     }
     expect(existsSync(path.join(root, 'escape'))).toBe(false);
+  });
+});
+
+describe('the template run from source', () => {
+  it("is the package's last build (what `npm test` builds before the suite)", () => {
+    const serverPackage = path.resolve(import.meta.dirname, '..', '..', '..');
+    expect(builtTemplateDir()).toBe(path.join(serverPackage, 'dist', 'db-template'));
   });
 });
