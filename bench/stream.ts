@@ -114,7 +114,8 @@ function curlRange(url: string, start: number, end: number): Promise<number> {
     let out = '';
     child.stdout.on('data', (data: Buffer) => (out += data.toString()));
     child.on('error', reject);
-    child.on('exit', (code) => {
+    // 'close', not 'exit': the exit can come before the last of curl's output was read.
+    child.on('close', (code) => {
       const bytes = Number(out.trim());
       if (code !== 0 || bytes !== end - start + 1)
         reject(new Error(`curl -r ${start}-${end} ${url}: ${code} ${out}`));
