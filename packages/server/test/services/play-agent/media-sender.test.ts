@@ -356,7 +356,9 @@ describe('media sender against real sockets', () => {
       expect(events.reduce((sum, event) => sum + event.delta, 0)).toBe(bytes);
       for (let i = 1; i < events.length; i++) {
         expect(events[i]!.at - events[i - 1]!.at).toBeLessThan(1100);
-        expect(events[i]!.delta).toBeLessThan(MiB + 64 * 1024);
+        // 1 MiB unreported plus one write; a write is at most one read (1 MiB), also when a late timer's
+        // credit rides along with a burst.
+        expect(events[i]!.delta).toBeLessThanOrEqual(2 * MiB);
       }
     });
 

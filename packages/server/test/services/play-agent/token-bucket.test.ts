@@ -1,3 +1,4 @@
+import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
 import {
   MAX_BURST_BYTES,
@@ -216,6 +217,57 @@ describe('token bucket', () => {
 
     const aborted = AbortSignal.abort(new Error('already'));
     await expect(bucket.take(1, aborted)).rejects.toThrow('already');
+  });
+
+  it('keeps one abort listener per signal however often a stream waits, and an abort frees all its waiters', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(100_000, clock); // burst 4096
+    const controller = new AbortController();
+    const { signal } = controller;
+    for (let i = 0; i < 20; i++) {
+      const grant = tracked(bucket.take(4096, signal));
+      while (!grant.done) await clock.advance(1);
+      expect(grant.error).toBeUndefined();
+    }
+    expect(getEventListeners(signal, 'abort')).toHaveLength(1);
+    // Two waiters of the signal and one of another stream between them.
+    const first = tracked(bucket.take(4096, signal));
+    const other = tracked(bucket.take(1000));
+    const second = tracked(bucket.take(500, signal));
+    await clock.advance(5);
+    controller.abort(new Error('client left'));
+    await flush();
+    expect(first.error).toMatchObject({ message: 'client left' });
+    expect(second.error).toMatchObject({ message: 'client left' });
+    expect(bucket.waiting).toBe(1);
+    // The other stream's 1000 tokens come 10 ms after the 20th grant emptied the bucket: no tokens went to
+    // the aborted waiters.
+    await clock.advance(5);
+    expect(other.done).toBe(true);
+    expect(other.error).toBeUndefined();
+    expect(clock.pending).toBe(0);
+  });
+
+  it('takeAvailable hands out the tokens there are now, none while others wait, all when unlimited', async () => {
+    const clock = new ManualClock();
+    const bucket = new TokenBucket(100_000, clock); // burst 4096
+    expect(bucket.takeAvailable(1000)).toBe(1000);
+    expect(bucket.takeAvailable(10_000)).toBe(3096);
+    expect(bucket.takeAvailable(10_000)).toBe(0);
+    await clock.advance(10); // 1000 tokens
+    const waiter = tracked(bucket.take(2000));
+    expect(bucket.takeAvailable(500)).toBe(0); // the queue goes first
+    await clock.advance(10);
+    expect(waiter.done).toBe(true);
+    expect(bucket.available).toBe(0);
+    // Credit a late timer left (the waiter's catch-up reserve) is handed out whole.
+    clock.lateBy = 50;
+    const late = tracked(bucket.take(1000));
+    await clock.advance(60);
+    expect(late.done).toBe(true);
+    expect(bucket.takeAvailable(1_000_000)).toBe(5000);
+    expect(new TokenBucket(0, clock).takeAvailable(123_456)).toBe(123_456);
+    expect(() => bucket.takeAvailable(-1)).toThrow(RangeError);
   });
 
   it('makes up for late timers: a starved stream still averages its rate', async () => {

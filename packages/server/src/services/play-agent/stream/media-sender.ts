@@ -143,18 +143,33 @@ function errorJson(code: ErrorCode, message: string): string {
   return JSON.stringify({ error: { code, message } });
 }
 
-/** Waits for 'drain'; rejects when the signal fires (the client left or the caller aborted). */
-function drained(res: ServerResponse, signal: AbortSignal): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    const done = () => {
-      res.off('drain', done);
-      signal.removeEventListener('abort', done);
-      if (signal.aborted) reject(signal.reason as Error);
-      else resolve();
-    };
-    res.on('drain', done);
-    signal.addEventListener('abort', done);
-  });
+/**
+ * Waits for 'drain' on one response, with one abort listener for the whole answer (an EventTarget listener
+ * added and removed per wait cost more than the wait).
+ */
+class DrainWaiter {
+  private waiting: (() => void) | null = null;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly signal: AbortSignal,
+  ) {
+    signal.addEventListener('abort', () => this.waiting?.(), { once: true });
+  }
+
+  wait(): Promise<void> {
+    this.signal.throwIfAborted();
+    return new Promise<void>((resolve, reject) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.waiting = null;
+        if (this.signal.aborted) reject(this.signal.reason as Error);
+        else resolve();
+      };
+      this.waiting = done;
+      this.res.on('drain', done);
+    });
+  }
 }
 
 /** Resolves once the answer was flushed ('finish') or the connection closed. */
@@ -328,7 +343,9 @@ export async function sendMedia(
 
     const planned = result.bytesPlanned;
     const reader = body;
+    // Checked per write: a bucket of rate 0 may get a rate while the answer runs (a new policy).
     const bucket = options.bucket ?? null;
+    const drain = new DrainWaiter(res, signal);
     let queued = 0;
     let next: Promise<Buffer | null> | null = reader.read();
     // A read still running when the loop ends early must not become an unhandled rejection.
@@ -342,24 +359,35 @@ export async function sendMedia(
         // Read ahead while this chunk is written.
         next = queued + chunk.length < planned ? reader.read() : null;
         next?.catch(() => undefined);
-        // Half a burst per write: the bucket keeps headroom, so a timer that fires late loses no tokens
-        // to the burst cap (slices of a whole burst ran 10 % slow at 20 Mbps).
-        const slice = bucket && !bucket.unlimited ? Math.max(1, Math.floor(bucket.burst / 2)) : chunk.length;
-        let pieces = Math.ceil(chunk.length / slice);
-        for (let offset = 0; offset < chunk.length; offset += slice) {
-          const piece = chunk.subarray(offset, Math.min(offset + slice, chunk.length));
-          if (bucket) await bucket.take(piece.length, signal);
+        // The chunk goes back to the source once the loop and every write callback are done with it.
+        let holders = 1;
+        const letGo = () => {
+          if (--holders === 0) reader.release(chunk);
+        };
+        for (let offset = 0; offset < chunk.length;) {
+          let end = chunk.length;
+          if (bucket && !bucket.unlimited) {
+            // One burst per write (the spec's burst on the wire), plus the credit a late timer left in
+            // the bucket: that goes out in the same write rather than in writes of its own.
+            end = Math.min(chunk.length, offset + bucket.burst);
+            if (!bucket.tryTake(end - offset)) await bucket.take(end - offset, signal);
+            end += bucket.takeAvailable(chunk.length - end);
+          }
           signal.throwIfAborted();
+          const piece = offset === 0 && end === chunk.length ? chunk : chunk.subarray(offset, end);
+          offset = end;
           inflight++;
+          holders++;
           const accepted = res.write(piece, (error) => {
             inflight--;
             if (!error) meter.add(piece.length);
-            if (--pieces === 0) reader.release(chunk);
+            letGo();
             if (inflight === 0) settled?.();
           });
           queued += piece.length;
-          if (!accepted) await drained(res, signal);
+          if (!accepted) await drain.wait();
         }
+        letGo();
       }
       if (queued !== planned) {
         throw new SourceError(502, 'UPSTREAM_UNAVAILABLE', 'the source ended early', 'io');
