@@ -10,8 +10,8 @@ type EnableCompileCache = (directory?: string) => { status: number; message?: st
  * cannot be made, the program simply starts without it.
  */
 export function enableModuleCompileCache(
-  enable: EnableCompileCache | undefined = (nodeModule as { enableCompileCache?: EnableCompileCache })
-    .enableCompileCache,
+  enable: EnableCompileCache | null = (nodeModule as { enableCompileCache?: EnableCompileCache })
+    .enableCompileCache ?? null,
 ): boolean {
   if (typeof enable !== 'function') return false;
   try {
