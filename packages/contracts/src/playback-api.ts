@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { externalSubtitleSchema, mediaInfoSchema } from './media-api.js';
 import { accountRoleSchema } from './permissions.js';
+import { CLIENT_PROTOCOLS, IMPLEMENTED_CLIENT_PROTOCOLS } from './client-protocols.js';
+
+export { CLIENT_PROTOCOLS, IMPLEMENTED_CLIENT_PROTOCOLS };
 
 /*
  * Internal APIs the play-agent uses (service token only; never routed by the gateway). The play-agent
@@ -387,7 +390,6 @@ export const playbackMediaInfoStoredSchema = z.object({ stored: z.boolean() });
 
 // --- Config service: play-agent policy, manual addresses -------------------------------------------------
 
-export const CLIENT_PROTOCOLS = ['proto_a', 'PROTO_B', 'PROTO_C'] as const;
 export const clientProtocolSchema = z.enum(CLIENT_PROTOCOLS);
 export type ClientProtocol = z.infer<typeof clientProtocolSchema>;
 
@@ -400,9 +402,6 @@ export const playAgentPolicySchema = z.object({
   driveARedirect: z.boolean(),
 });
 export type PlayAgentPolicy = z.infer<typeof playAgentPolicySchema>;
-
-/** Protocols a play-agent implements; the others are announced placeholders that cannot be selected. */
-export const IMPLEMENTED_CLIENT_PROTOCOLS = ['proto_a'] as const satisfies readonly ClientProtocol[];
 
 /** The policy in force until an administrator saves one. */
 export const DEFAULT_PLAY_AGENT_POLICY: PlayAgentPolicy = {

@@ -1,5 +1,6 @@
+import './compile-cache.js';
 import { fileURLToPath } from 'node:url';
-import { SettingsError } from '../platform/settings.js';
+import { SettingsError } from '../platform/settings-error.js';
 import { SVC_VERSION } from '../platform/version.js';
 import { DISTRIBUTED_ROLES, NODE_ROLES, PROCESS_ROLE_NAMES, type ProcessRole } from '../runtime/roles.js';
 

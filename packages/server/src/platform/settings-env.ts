@@ -1,4 +1,4 @@
-import { CLIENT_PROTOCOLS, type ClientProtocol } from '@svc/contracts';
+import { CLIENT_PROTOCOLS, type ClientProtocol } from '@svc/contracts/client-protocols';
 import { createPublicKey } from 'node:crypto';
 import { isIP } from 'node:net';
 import path from 'node:path';

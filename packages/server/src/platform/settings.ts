@@ -6,16 +6,10 @@ import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
 import { envSchema, nodeInstallSchema, type EnvValues } from './settings-env.js';
 import { SVC_VERSION } from './version.js';
+import { SettingsError } from './settings-error.js';
 
 /** A setting that cannot be used: start-up stops with one line naming the variable. */
-export class SettingsError extends Error {
-  constructor(
-    readonly variable: string,
-    readonly problem: string,
-  ) {
-    super(`${variable}: ${problem}`);
-  }
-}
+export { SettingsError };
 
 export type DbMode = 'bundled' | 'external';
 
