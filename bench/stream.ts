@@ -41,7 +41,8 @@ const WARMUP_MS = 2_000;
 const MEASURE_MS = Number(process.env.STREAM_BENCH_MEASURE_SECONDS ?? 30) * 1000;
 const WINDOW_MS = 10_000;
 const BIN_MS = 100;
-const CLIENT_NICE = -10;
+/** The clients' priority (STREAM_BENCH_CLIENT_NICE): players stand on other machines; here they share the CPU. */
+const CLIENT_NICE = Number(process.env.STREAM_BENCH_CLIENT_NICE ?? 0);
 
 async function startStandalone(env: PortEnv & Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [BUNDLE, 'standalone'], {
