@@ -25,7 +25,7 @@ interface StartPhases {
   created: { process: string; source: string; ms: number }[];
 }
 
-/** Start-up figures from the supervisor's and children's log lines (pino's epoch-millisecond `time`). */
+/** Start-up figures from the supervisor's and children's log lines (`time` is an ISO date: the logger's isoTime). */
 function phasesOf(lines: string[], begin: number): StartPhases {
   const phases: StartPhases = { forkedAtMs: NaN, readyAtMs: {}, created: [] };
   for (const line of lines) {
@@ -35,7 +35,7 @@ function phasesOf(lines: string[], begin: number): StartPhases {
     } catch {
       continue;
     }
-    const at = Number(record.time) - begin;
+    const at = Date.parse(String(record.time)) - begin;
     if (record.msg === 'process starting' && Number.isNaN(phases.forkedAtMs)) phases.forkedAtMs = at;
     if (record.msg === 'process ready') phases.readyAtMs[String(record.process)] = at;
     if (record.msg === 'embedded database created') {
