@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SERVICE_TOKEN_HEADER } from '../../src/platform/service-token.js';
 import { startDriveAServer, type DriveAServer } from '../support/drive-servers/drive-a-server.js';
 import { installBackends } from '../support/install-backends.js';
 import { mediaFixtures } from '../support/media-fixtures.js';
 import { call, type Json } from '../support/playback-install.js';
+import { finishedSessionEvents, reportStartStop } from '../support/play-reports.js';
 import { portEnv } from '../support/ports.js';
 import { waitFor } from '../support/runtime.js';
 import { scannedLibrary, standaloneAdmin } from '../support/standalone-setup.js';
@@ -115,31 +115,9 @@ describe.each(installBackends())('a DRIVE_A library in svc standalone on $label'
     const stream = (token: string, id = itemId) =>
       request(`${playAgent}/Videos/${id}/stream?static=true&api_key=${token}`);
 
-    const report = async (token: string, session: string) => {
-      for (const [route, body] of [
-        ['/Sessions/Playing', { ItemId: itemId, PlaySessionId: session, PositionTicks: 0 }],
-        ['/Sessions/Playing/Stopped', { ItemId: itemId, PlaySessionId: session, PositionTicks: 10_000_000 }],
-      ] as const) {
-        const reported = await call(playAgent, 'POST', route, { headers: { 'x-emby-token': token }, body });
-        expect(reported.status, reported.text).toBeLessThan(300);
-      }
-    };
-    const serviceToken = readFileSync(path.join(dataDir, 'secrets', 'service-token'), 'utf8').trim();
+    const report = (token: string, session: string) => reportStartStop(playAgent, token, itemId, session);
     const activity = (userId: string, session: string) =>
-      waitFor(
-        async () => {
-          const log = await call(
-            `http://127.0.0.1:${env.SVC_USER_PORT}`,
-            'GET',
-            `/api/auth/internal/activity?userId=${userId}&limit=100`,
-            { headers: { [SERVICE_TOKEN_HEADER]: serviceToken } },
-          );
-          const mine = (log.body.events as Json[]).filter((event) => event.sessionId === session);
-          return mine.some((event) => event.eventType === 'stop') ? mine : undefined;
-        },
-        60_000,
-        250,
-      );
+      finishedSessionEvents({ userPort: env.SVC_USER_PORT, dataDir, userId, session });
     const bytesOf = (events: Json[]) => events.reduce((sum, event) => sum + Number(event.bytesDelta), 0);
 
     // Proxied (the default mode): the bytes come through the play-agent, read from the drive's links.

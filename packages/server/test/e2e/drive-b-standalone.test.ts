@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { request } from 'undici';
 import { afterAll, describe, expect, it } from 'vitest';
-import { SERVICE_TOKEN_HEADER } from '../../src/platform/service-token.js';
 import { startCdnServers, type CdnServers } from '../support/drive-servers/cdn-servers.js';
 import { startDohServer, type DohServer } from '../support/drive-servers/doh-server.js';
 import { startDriveBServer, type DriveBServer } from '../support/drive-servers/drive-b-server.js';
@@ -11,6 +10,7 @@ import { createTestCa, type TestCa } from '../support/drive-servers/test-ca.js';
 import { installBackends } from '../support/install-backends.js';
 import { mediaFixtures } from '../support/media-fixtures.js';
 import { call, type Json } from '../support/playback-install.js';
+import { finishedSessionEvents, reportStartStop } from '../support/play-reports.js';
 import { portEnv } from '../support/ports.js';
 import { waitFor } from '../support/runtime.js';
 import { scannedLibrary, standaloneAdmin } from '../support/standalone-setup.js';
@@ -159,33 +159,10 @@ describe.each(installBackends())('a DRIVE_B library in svc standalone on $label'
         expect(answer.statusCode).toBe(200);
         expect(Buffer.from(await answer.body.arrayBuffer()).equals(film)).toBe(true);
         expect(cdn!.nodes.get(ip)!.downloads).toBeGreaterThan(before);
-        for (const [route, body] of [
-          ['/Sessions/Playing', { ItemId: itemId, PlaySessionId: session, PositionTicks: 0 }],
-          [
-            '/Sessions/Playing/Stopped',
-            { ItemId: itemId, PlaySessionId: session, PositionTicks: 10_000_000 },
-          ],
-        ] as const) {
-          const reported = await call(playAgent, 'POST', route, { headers: { 'x-emby-token': token }, body });
-          expect(reported.status, reported.text).toBeLessThan(300);
-        }
+        await reportStartStop(playAgent, token, itemId, session);
       };
-      const serviceToken = readFileSync(path.join(dataDir, 'secrets', 'service-token'), 'utf8').trim();
-      const activity = async (session: string) =>
-        waitFor(
-          async () => {
-            const log = await call(
-              `http://127.0.0.1:${env.SVC_USER_PORT}`,
-              'GET',
-              `/api/auth/internal/activity?userId=${viewerId}&limit=100`,
-              { headers: { [SERVICE_TOKEN_HEADER]: serviceToken } },
-            );
-            const mine = (log.body.events as Json[]).filter((event) => event.sessionId === session);
-            return mine.some((event) => event.eventType === 'stop') ? mine : undefined;
-          },
-          60_000,
-          250,
-        );
+      const activity = (session: string) =>
+        finishedSessionEvents({ userPort: env.SVC_USER_PORT, dataDir, userId: viewerId, session });
 
       await playFrom(FAST, 'drive-b-first');
       const first = await activity('drive-b-first');
