@@ -90,12 +90,14 @@ describe.each(installBackends())('control plane through the console entrance on 
       ],
       backend.env,
     );
-    // Services register asynchronously; the gateway can route once the registry knows them.
-    await waitFor(async () => {
-      const response = await request(`${install.url('frontend')}/api/storage/whoami`);
-      const body = await response.body.text();
-      return response.statusCode === 200 ? body : undefined;
-    });
+    // Services register asynchronously; the gateway can route to each once the registry knows it.
+    for (const service of ['auth', 'media', 'storage']) {
+      await waitFor(async () => {
+        const response = await request(`${install.url('frontend')}/api/${service}/whoami`);
+        const body = await response.body.text();
+        return response.statusCode === 200 ? body : undefined;
+      });
+    }
   });
 
   afterAll(async () => {
@@ -144,7 +146,7 @@ describe.each(installBackends())('control plane through the console entrance on 
       ['/api/storage/whoami', 'storage'],
     ] as const) {
       const response = await request(`${install.url('frontend')}${path}`);
-      expect(response.statusCode).toBe(200);
+      expect(response.statusCode, path).toBe(200);
       expect(await response.body.json()).toMatchObject({ service });
     }
   });
