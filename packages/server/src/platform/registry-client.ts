@@ -8,7 +8,7 @@ export interface RegistryClientOptions {
   configBaseUrl: string;
   serviceToken: string;
   logger: Logger;
-  /** How long a lookup result is reused. */
+  /** How long a lookup result that found instances is reused (an empty one is asked again). */
   cacheMs?: number;
   /**
    * Registry token for this client's registrations (a node's own token, or the global service token).
@@ -113,7 +113,10 @@ export class RegistryClient {
       throw new Error(`registry lookup answered ${response.statusCode}`);
     }
     const { instances } = listInstancesResponseSchema.parse(await response.body.json());
-    this.cache.set(key, { at: Date.now(), instances });
+    // A miss is not kept: right after a start, a service asked for before it registered would otherwise
+    // stay "not registered" for the whole cache time after it did.
+    if (instances.length > 0) this.cache.set(key, { at: Date.now(), instances });
+    else this.cache.delete(key);
     return instances;
   }
 
