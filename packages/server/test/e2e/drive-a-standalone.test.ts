@@ -10,7 +10,7 @@ import { call, type Json } from '../support/playback-install.js';
 import { finishedSessionEvents, reportStartStop } from '../support/play-reports.js';
 import { portEnv } from '../support/ports.js';
 import { waitFor } from '../support/runtime.js';
-import { scannedLibrary, standaloneAdmin } from '../support/standalone-setup.js';
+import { driveLibrary, standaloneAdmin } from '../support/standalone-setup.js';
 import { isAlive, runSvc, type SvcProcess } from '../support/svc-process.js';
 
 const TOKEN = 'drive-a-install-token';
@@ -66,19 +66,13 @@ describe.each(installBackends())('a DRIVE_A library in svc standalone on $label'
     const playAgent = `http://${env.PLAY_AGENT_LISTEN}`;
     const admin = await standaloneAdmin(entrance);
 
-    const account = await admin('POST', '/api/storage/drive-accounts', {
-      name: 'drive a',
-      kind: 'drive_a',
-      config: { url: drive.url, token: TOKEN, allowPrivateNetwork: true },
-    });
-    expect(account.status, account.text).toBe(201);
-    const mount = await admin('POST', '/api/storage/mounts', {
-      name: 'drive-a',
-      provider: 'drive_a',
-      config: { accountId: String(account.body.id), root: '/' },
-    });
-    expect(mount.status, mount.text).toBe(201);
-    const libraryId = await scannedLibrary(admin, String(mount.body.id), '/Films');
+    const libraryId = await driveLibrary(
+      admin,
+      'drive_a',
+      { url: drive.url, token: TOKEN, allowPrivateNetwork: true },
+      { root: '/' },
+      '/Films',
+    );
     const policy = await admin('PUT', '/api/config/play-agent/policy', { driveARedirect: true });
     expect(policy.status, policy.text).toBe(200);
 
@@ -108,6 +102,7 @@ describe.each(installBackends())('a DRIVE_A library in svc standalone on $label'
       `/Users/${proxied.userId}/Items?ParentId=${compact(libraryId)}&Recursive=true&IncludeItemTypes=Movie`,
       { headers: { 'x-emby-token': proxied.token } },
     );
+    expect(listed.status, listed.text).toBe(200);
     const items: Record<string, string> = {};
     for (const item of listed.body.Items as Json[]) items[String(item.Name)] = String(item.Id);
     expect(Object.keys(items).sort(), listed.text).toEqual(['Alien', 'Heat']);

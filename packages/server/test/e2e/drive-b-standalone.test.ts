@@ -13,7 +13,7 @@ import { call, type Json } from '../support/playback-install.js';
 import { finishedSessionEvents, reportStartStop } from '../support/play-reports.js';
 import { portEnv } from '../support/ports.js';
 import { waitFor } from '../support/runtime.js';
-import { scannedLibrary, standaloneAdmin } from '../support/standalone-setup.js';
+import { driveLibrary, standaloneAdmin } from '../support/standalone-setup.js';
 import { isAlive, runSvc, type SvcProcess } from '../support/svc-process.js';
 
 const HOSTNAME = 'cdn.drive-b-install.test';
@@ -105,19 +105,13 @@ describe.each(installBackends())('a DRIVE_B library in svc standalone on $label'
       const playAgent = `http://${env.PLAY_AGENT_LISTEN}`;
       const admin = await standaloneAdmin(entrance);
 
-      const account = await admin('POST', '/api/storage/drive-accounts', {
-        name: 'drive b',
-        kind: 'drive_b',
-        config: { url: drive.url, cdnHost: cdn.host, accessToken: TOKEN, allowPrivateNetwork: true },
-      });
-      expect(account.status, account.text).toBe(201);
-      const mount = await admin('POST', '/api/storage/mounts', {
-        name: 'drive-b',
-        provider: 'drive_b',
-        config: { accountId: String(account.body.id) },
-      });
-      expect(mount.status, mount.text).toBe(201);
-      const libraryId = await scannedLibrary(admin, String(mount.body.id), '/Films');
+      const libraryId = await driveLibrary(
+        admin,
+        'drive_b',
+        { url: drive.url, cdnHost: cdn.host, accessToken: TOKEN, allowPrivateNetwork: true },
+        {},
+        '/Films',
+      );
 
       const viewer = await admin('POST', '/api/auth/admin/users', {
         username: 'viewer',

@@ -59,3 +59,26 @@ export async function standaloneWithLibrary(
   if (mount.status !== 201) throw new Error(`mount not created: ${mount.status} ${mount.text}`);
   return { admin, libraryId: await scannedLibrary(admin, String(mount.body.id), folder) };
 }
+
+/**
+ * A drive account of `kind` with `config`, a mount of it (`mountConfig` beside the account id) on the built-in
+ * storage node and a movies library on `folder` of it, scanned. Answers the library id.
+ */
+export async function driveLibrary(
+  admin: AdminCall,
+  kind: 'drive_a' | 'drive_b',
+  config: Json,
+  mountConfig: Json,
+  folder: string,
+): Promise<string> {
+  const name = kind.replace('_', ' ');
+  const account = await admin('POST', '/api/storage/drive-accounts', { name, kind, config });
+  if (account.status !== 201) throw new Error(`drive account not created: ${account.status} ${account.text}`);
+  const mount = await admin('POST', '/api/storage/mounts', {
+    name: kind.replace('_', '-'),
+    provider: kind,
+    config: { accountId: String(account.body.id), ...mountConfig },
+  });
+  if (mount.status !== 201) throw new Error(`mount not created: ${mount.status} ${mount.text}`);
+  return scannedLibrary(admin, String(mount.body.id), folder);
+}
