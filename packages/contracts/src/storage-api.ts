@@ -10,6 +10,13 @@ import { errorCodeSchema } from './error-codes.js';
 // Storage node API (docs/storage.md). Paths inside a mount are relative to its root, '/'-separated,
 // without a leading '/'; '' is the root itself. The node validates them again (400 INVALID_PATH).
 
+/**
+ * Header of a read of the internal file route naming the size the caller already knows (the library's):
+ * a backend whose stat is a round trip of its own (WebDAV) is then read in one request, its answer's total
+ * size checked against this one (412 FILE_CHANGED when they differ). docs/storage.md.
+ */
+export const EXPECTED_SIZE_HEADER = 'x-svc-expected-size';
+
 /** A client path inside a mount; the node applies the full path-safety rules (at most 4096 bytes). */
 export const mountPathSchema = z.string().max(16_384);
 /** One name (no '/'): the new name of a rename. */

@@ -455,7 +455,7 @@ export const storageEndpoints = declareEndpoints('storage', {
     params: mountIdParamsSchema,
     query: requiredPathQuerySchema,
     produces: 'application/octet-stream',
-    errors: [...PATH_ERRORS, 'IS_A_DIRECTORY', 'RANGE_NOT_SATISFIABLE'],
+    errors: [...PATH_ERRORS, 'IS_A_DIRECTORY', 'RANGE_NOT_SATISFIABLE', 'FILE_CHANGED'],
   },
   internalLocate: {
     method: 'GET',

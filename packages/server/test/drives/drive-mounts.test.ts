@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from 'undici';
 import type { BrowseResponse, DirectLinkResponse, Mount, WalkLine } from '@svc/contracts';
-import { DEFAULT_DRIVE_USER_AGENT, MASKED_SECRET } from '@svc/contracts';
+import { DEFAULT_DRIVE_USER_AGENT, EXPECTED_SIZE_HEADER, MASKED_SECRET } from '@svc/contracts';
 import type { MountsRepository } from '../../src/services/storage/mounts/mounts.repository.js';
 import { installBackends } from '../support/install-backends.js';
 import { startDriveAServer, type DriveAServer } from '../support/drive-servers/drive-a-server.js';
@@ -132,6 +132,32 @@ describe('drive mounts (DRIVE_A, DRIVE_B) on the storage node', () => {
     expect(ranged.body.equals(FILM.subarray(100, 1100))).toBe(true);
     const missing = await internal(`/api/storage/internal/mounts/${id}/file?path=${q(`${root}nothing.mkv`)}`);
     expect(missing.status).toBe(404);
+  });
+
+  it('DRIVE_A: a read asks the drive once for its link and the size (twice with a stat first); another size is 412', async () => {
+    const route = `/api/storage/internal/mounts/${mountA.id}/file?path=${q('Movies/Film (2020)/film.mkv')}`;
+    const before = driveA.calls.get;
+    const known = await internal(route, { range: 'bytes=5-14', [EXPECTED_SIZE_HEADER]: String(FILM.length) });
+    expect(known.status, known.body.toString()).toBe(206);
+    expect(known.body.equals(FILM.subarray(5, 15))).toBe(true);
+    expect(known.headers['content-range']).toBe(`bytes 5-14/${FILM.length}`);
+    expect(driveA.calls.get - before).toBe(1);
+    const plain = await internal(route, { range: 'bytes=5-14' });
+    expect(plain.status).toBe(206);
+    expect(plain.headers.etag).toBe(known.headers.etag);
+    expect(driveA.calls.get - before).toBe(3);
+    const changed = await internal(route, { range: 'bytes=5-14', [EXPECTED_SIZE_HEADER]: '12' });
+    expect(changed.status).toBe(412);
+    expect(JSON.parse(changed.body.toString())).toMatchObject({ error: { code: 'FILE_CHANGED' } });
+  });
+
+  it('DRIVE_B: a read naming the size is answered from the link, another size is 412', async () => {
+    const route = `/api/storage/internal/mounts/${mountB.id}/file?path=${q('Media/Movies/Film (2020)/film.mkv')}`;
+    const known = await internal(route, { range: 'bytes=0-9', [EXPECTED_SIZE_HEADER]: String(FILM.length) });
+    expect(known.status, known.body.toString()).toBe(206);
+    expect(known.body.equals(FILM.subarray(0, 10))).toBe(true);
+    const changed = await internal(route, { range: 'bytes=0-9', [EXPECTED_SIZE_HEADER]: '12' });
+    expect(changed.status).toBe(412);
   });
 
   it('DRIVE_A: a link that expired is refused by the drive, asked for once more, and the range still read', async () => {

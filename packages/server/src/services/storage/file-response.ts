@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import { pipeline } from 'node:stream/promises';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { EXPECTED_SIZE_HEADER } from '@svc/contracts';
 import { errorBody } from '../../platform/http/errors.js';
 import {
   fileEtag,
@@ -145,6 +146,59 @@ export async function replyWithFile(
   if (!plan.range) return reply.send();
   const stream = await mount.provider.read(path, { range: plan.range });
   return reply.send(stream);
+}
+
+/**
+ * The size a caller of the internal file route says it expects (EXPECTED_SIZE_HEADER), when the answer
+ * can be planned with it alone: a GET of one satisfiable range or the whole file, without conditionals
+ * (those need the backend's ETag first).
+ */
+function expectedRead(request: FastifyRequest): { size: number; range: ByteRange } | null {
+  const declared = request.headers[EXPECTED_SIZE_HEADER];
+  if (request.method !== 'GET' || typeof declared !== 'string' || !/^[0-9]{1,15}$/.test(declared))
+    return null;
+  const { headers } = request;
+  if (headers['if-none-match'] !== undefined || headers['if-range'] !== undefined) return null;
+  const size = Number(declared);
+  const rangeHeader = typeof headers.range === 'string' ? headers.range : undefined;
+  const parsed = parseSingleRange(rangeHeader, size);
+  if (parsed.kind === 'partial') return { size, range: parsed.range };
+  if (parsed.kind === 'full' && size > 0) return { size, range: { start: 0, end: size - 1 } };
+  return null;
+}
+
+/**
+ * Answers a read of the internal file route. When the caller names the size it expects and the backend
+ * reads with a known size (WebDAV), the backend is asked once — a GET that also proves the size — instead
+ * of a stat and then a GET: one round trip of a far-away drive less before the first byte of every open
+ * and every seek (docs/storage.md, "Internal file reads").
+ */
+export async function replyWithInternalFile(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mount: OpenMount,
+  path: MountPath,
+): Promise<FastifyReply> {
+  const expected = expectedRead(request);
+  const readKnownSize = mount.provider.readKnownSize?.bind(mount.provider);
+  if (!expected || !readKnownSize) return replyWithFile(request, reply, mount, path, { attachment: false });
+  const controller = new AbortController();
+  const abort = () => controller.abort();
+  reply.raw.once('close', abort);
+  const { body, mtime } = await readKnownSize(path, { ...expected, signal: controller.signal });
+  if (!mtime) {
+    // Without the backend's date there is no ETag to send: ask the usual way.
+    body.destroy();
+    reply.raw.off('close', abort);
+    return replyWithFile(request, reply, mount, path, { attachment: false });
+  }
+  const plan = planFileResponse(
+    'GET',
+    request.headers,
+    { name: nameOf(path), size: expected.size, mtime },
+    { attachment: false },
+  );
+  return reply.status(plan.status).headers(plan.headers).send(body);
 }
 
 /** The same answer on a plain node:http server (the probe's loopback source). */

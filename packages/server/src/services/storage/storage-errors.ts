@@ -7,6 +7,12 @@ export const storageErrors = {
   alreadyExists: () => new AppError(409, 'ALREADY_EXISTS', 'a file or folder with this name already exists'),
   notADirectory: () => new AppError(409, 'NOT_A_DIRECTORY', 'the path is not a folder'),
   isADirectory: () => new AppError(409, 'IS_A_DIRECTORY', 'the path is a folder'),
+  fileChanged: (expected: number, actual: number | null) =>
+    new AppError(
+      412,
+      'FILE_CHANGED',
+      `the file holds ${actual ?? 'an unknown number of'} bytes on its storage, not the ${expected} expected`,
+    ),
   notEmpty: () =>
     new AppError(409, 'DIRECTORY_NOT_EMPTY', 'the folder is not empty (delete it with recursive: true)'),
   invalidTarget: (message: string) => new AppError(400, 'INVALID_TARGET', message),

@@ -2,6 +2,7 @@ import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { request, type Dispatcher } from 'undici';
+import { EXPECTED_SIZE_HEADER } from '@svc/contracts';
 import {
   parseContentRange,
   rangeHeader,
@@ -411,7 +412,8 @@ function storageFileSource(options: UpstreamFileOptions): MediaSource {
         response = await request(url, {
           ...common,
           method: 'GET',
-          headers: { ...auth, range: rangeHeader(range) },
+          // The size named lets the storage node read a far-away backend in one request (no stat first).
+          headers: { ...auth, range: rangeHeader(range), [EXPECTED_SIZE_HEADER]: String(known.size) },
           signal,
           highWaterMark: options.highWaterMark ?? MiB,
         });
@@ -433,8 +435,9 @@ function storageFileSource(options: UpstreamFileOptions): MediaSource {
       }
       if (length !== undefined && length !== String(rangeLength(range))) matches = false;
       if (!matches) {
-        response.body.destroy();
-        if (statusCode === 200 || statusCode === 206) {
+        // Destroying an unread body emits an AbortError: without a listener it would end the process.
+        response.body.on('error', () => undefined).destroy();
+        if (statusCode === 200 || statusCode === 206 || statusCode === 412) {
           throw new SourceError(
             502,
             'UPSTREAM_UNAVAILABLE',

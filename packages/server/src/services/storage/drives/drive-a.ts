@@ -137,10 +137,12 @@ export class DriveA implements DriveProvider {
     if (!/^https?:\/\//i.test(parsed.data.raw_url)) {
       throw storageErrors.unavailable(`${DRIVE} gave no direct link for this file`);
     }
+    const entry = entryOf(parsed.data);
     return {
       url: parsed.data.raw_url,
       expiresAt: linkExpiry(parsed.data.raw_url),
       headers: { 'user-agent': userAgent },
+      file: { size: entry.size, mtime: entry.mtime },
     };
   }
 

@@ -156,10 +156,12 @@ export class DriveB implements DriveProvider {
     if (!file) throw storageErrors.pathNotFound();
     if (file.kind !== 'file') throw storageErrors.isADirectory();
     const query = new URLSearchParams({ access_token: this.config.accessToken });
+    const { size, mtime } = entryOf(file);
     return {
       url: `${this.config.cdnScheme}://${this.config.cdnHost}/download/${encodeURIComponent(file.id)}?${query.toString()}`,
       expiresAt: null,
       headers: { 'user-agent': options.userAgent || this.config.userAgent || DEFAULT_DRIVE_USER_AGENT },
+      file: { size, mtime },
     };
   }
 

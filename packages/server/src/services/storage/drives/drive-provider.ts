@@ -17,6 +17,8 @@ export interface DriveLink {
   expiresAt: Date | null;
   /** Headers to send with the link (the User-Agent it was issued for). */
   headers: Record<string, string>;
+  /** Size and mtime of the file, from the same lookup that gave the link (a read needs no stat first). */
+  file?: { size: number; mtime: Date };
 }
 
 /**

@@ -65,18 +65,46 @@ export class DriveStorageProvider implements StorageProvider {
    * for again once.
    */
   async read(path: MountPath, options: { range?: ByteRange; signal?: AbortSignal } = {}): Promise<Readable> {
-    const entry = await this.drive.stat(path, options.signal);
-    if (!entry) throw storageErrors.pathNotFound();
-    if (entry.type !== 'file') throw storageErrors.isADirectory();
+    return (await this.readFromLink(path, options, null)).body;
+  }
+
+  /** One range with one lookup: the link's lookup also says the file's size (no stat first). */
+  async readKnownSize(
+    path: MountPath,
+    options: { range: ByteRange; size: number; signal?: AbortSignal },
+  ): Promise<{ body: Readable; mtime: Date | null }> {
+    return this.readFromLink(path, options, options.size);
+  }
+
+  /**
+   * The bytes of a range from a fresh link (the drive's lookup of a link also refuses folders and missing
+   * paths). A link the CDN refuses (401/403: expired or revoked) is asked for again once.
+   */
+  private async readFromLink(
+    path: MountPath,
+    options: { range?: ByteRange; signal?: AbortSignal },
+    expectedSize: number | null,
+  ): Promise<{ body: Readable; mtime: Date | null }> {
     for (let attempt = 0; ; attempt += 1) {
       const link = await this.drive.directLink(path, { signal: options.signal });
+      const file = link.file ?? (await this.statFile(path, options.signal));
+      if (expectedSize !== null && file.size !== expectedSize) {
+        throw storageErrors.fileChanged(expectedSize, file.size);
+      }
       const response = await fetchLink(this.drive.downloads, link, options);
       if ((response.statusCode === 401 || response.statusCode === 403) && attempt === 0) {
         await response.body.dump().catch(() => undefined);
         continue;
       }
-      return checkedBody(response, entry.size, options.range);
+      return { body: checkedBody(response, file.size, options.range), mtime: file.mtime };
     }
+  }
+
+  private async statFile(path: MountPath, signal?: AbortSignal): Promise<{ size: number; mtime: Date }> {
+    const entry = await this.drive.stat(path, signal);
+    if (!entry) throw storageErrors.pathNotFound();
+    if (entry.type !== 'file') throw storageErrors.isADirectory();
+    return entry;
   }
 
   async directLink(path: MountPath): Promise<DirectLink | null> {

@@ -3,7 +3,7 @@ import { DRIVE_USER_AGENT_HEADER, endpoints } from '@svc/contracts';
 import { badRequest } from '../../../platform/http/errors.js';
 import type { AppServer } from '../../../platform/http/create-server.js';
 import { serve } from '../../../platform/http/endpoint-route.js';
-import { replyWithFile } from '../file-response.js';
+import { replyWithInternalFile } from '../file-response.js';
 import { keepHeadLength } from '../head-answer.js';
 import type { FilesService } from '../files/files.service.js';
 import { locateFile } from '../files/locate.js';
@@ -62,7 +62,7 @@ export function registerInternalRoutes(
     async (request, reply) => {
       const path = internalPath(request.query.path);
       const mount = await mounts.get(request.params.mountId);
-      return replyWithFile(request, reply, mount, path, { attachment: false });
+      return replyWithInternalFile(request, reply, mount, path);
     },
     { onSend: keepHeadLength },
   );

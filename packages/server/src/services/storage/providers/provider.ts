@@ -77,6 +77,16 @@ export interface StorageProvider {
   /** The bytes of a file, or of one inclusive range of it. The stream delivers exactly those bytes. */
   read(path: MountPath, options?: { range?: ByteRange; signal?: AbortSignal }): Promise<Readable>;
   /**
+   * One range of a file whose size the caller already knows, in one request to the backend (no stat
+   * first): the answer's total size is checked against `size` (412 FILE_CHANGED when it differs).
+   * `mtime` is the backend's modification time from that answer, null when it gave none. Backends whose
+   * stat costs a round trip of its own implement it; the internal file route stats and reads otherwise.
+   */
+  readKnownSize?(
+    path: MountPath,
+    options: { range: ByteRange; size: number; signal?: AbortSignal },
+  ): Promise<{ body: Readable; mtime: Date | null }>;
+  /**
    * Atomic write: the bytes go to `tempName` next to the target, are made durable and only then take the
    * target's name. A failure or crash never leaves a partial file under the target's name and never
    * damages an existing one. The parent folder must exist.

@@ -1,7 +1,9 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { Readable, Transform, type TransformCallback } from 'node:stream';
 import { Agent, request, type Dispatcher } from 'undici';
 import { webdavProviderConfigSchema, type WebdavProviderConfig } from '@svc/contracts';
 import { AppError, badRequest } from '../../../platform/http/errors.js';
+import { parseContentRange } from '../../../platform/http/file-delivery/range.js';
 import { joinPath, nameOf, parentOf, segmentsOf, type MountPath } from '../path-safety.js';
 import { NativeUnsupported, storageErrors } from '../storage-errors.js';
 import { literalHostAllowed, publicOnlyLookup } from './network-guard.js';
@@ -59,6 +61,24 @@ function sliceOf(body: Readable, range: ByteRange): Readable {
   slicer.on('end', () => body.destroy());
   slicer.on('close', () => body.destroy());
   return body.pipe(slicer);
+}
+
+function single(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? undefined : value;
+}
+
+/** The file's total size a GET answer states: Content-Range's (206, 416) or Content-Length (200). */
+function totalSizeOf(status: number, headers: IncomingHttpHeaders): number | null {
+  if (status === 200) {
+    const length = single(headers['content-length']);
+    return length !== undefined && /^[0-9]{1,15}$/.test(length) ? Number(length) : null;
+  }
+  const contentRange = single(headers['content-range']);
+  if (status === 416) {
+    const match = /^bytes \*\/([0-9]{1,15})$/i.exec(contentRange?.trim() ?? '');
+    return match ? Number(match[1]) : null;
+  }
+  return parseContentRange(contentRange)?.size ?? null;
 }
 
 function decodeSegment(segment: string): string {
@@ -255,6 +275,37 @@ export class WebdavProvider implements StorageProvider {
       throw new AppError(416, 'RANGE_NOT_SATISFIABLE', 'range not satisfiable');
     }
     return this.fail(response, 'GET');
+  }
+
+  async readKnownSize(
+    path: MountPath,
+    options: { range: ByteRange; size: number; signal?: AbortSignal },
+  ): Promise<{ body: Readable; mtime: Date | null }> {
+    const { range, size } = options;
+    const response = await this.call('GET', this.urlOf(path), {
+      headers: { range: `bytes=${range.start}-${range.end}` },
+      signal: options.signal,
+      longBody: true,
+    });
+    const { statusCode, headers } = response;
+    if (statusCode !== 200 && statusCode !== 206 && statusCode !== 416) return this.fail(response, 'GET');
+    const total = totalSizeOf(statusCode, headers);
+    if (total !== size || statusCode === 416) {
+      await response.body.dump().catch(() => undefined);
+      throw storageErrors.fileChanged(size, total);
+    }
+    if (statusCode === 206) {
+      const answered = parseContentRange(single(headers['content-range']));
+      if (answered?.start !== range.start || answered.end !== range.end) {
+        await response.body.dump().catch(() => undefined);
+        throw storageErrors.unavailable('the WebDAV server answered another range than the one asked');
+      }
+    }
+    const modified = Date.parse(single(headers['last-modified']) ?? '');
+    return {
+      body: statusCode === 206 ? response.body : sliceOf(response.body, range),
+      mtime: Number.isNaN(modified) ? null : new Date(modified),
+    };
   }
 
   private async remove(url: string): Promise<void> {
