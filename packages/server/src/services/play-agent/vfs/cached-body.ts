@@ -383,11 +383,16 @@ export class CachedBody implements MediaBody {
 
   /**
    * The rest of a run of plan bytes after its reader left, read as fast as the link gives it and written
-   * into the entry. It is announced as a fill from where the reader stopped: a reader needing these bytes
+   * into the entry. It is announced as a fill from the run's start, its progress where the reader
+   * stopped: a reader needing these bytes — also those the reader had read, still on their way to disk —
    * waits for them (or, far ahead, cuts it short) and the startup job skips them.
    */
   private async finishRun(run: UpstreamRun): Promise<void> {
-    const fill = this.entry.fills.begin({ start: this.position, end: run.end }, true);
+    const fill = this.entry.fills.begin(
+      { start: run.writable[0]?.start ?? this.position, end: run.end },
+      true,
+    );
+    fill.progress = this.position;
     const { claim } = run;
     // The bytes before the reader's position stay claimed until their queued writes are done.
     if (claim) this.track(Promise.all([...this.queued]).finally(() => claim.finish()));

@@ -35,6 +35,13 @@ function headRefetches(opens: readonly ByteRange[], streamRun: ByteRange): ByteR
   return opens.filter((range) => range !== streamRun && range.start < HEAD && range.end >= HEAD_PROBE_BYTES);
 }
 
+/** The stream asked for the whole head in one run, and nobody asked for its bytes again. */
+function expectOneHeadRun(opens: readonly ByteRange[]): void {
+  const streamRun = opens.find((range) => range.start === 0 && range.end > HEAD_PROBE_BYTES);
+  expect(streamRun).toEqual({ start: 0, end: HEAD - 1 });
+  expect(headRefetches(opens, streamRun!)).toEqual([]);
+}
+
 async function idle(cache: VfsCache): Promise<void> {
   await waitUntil(
     () =>
@@ -61,13 +68,49 @@ describe('SMART_STARTUP runs of plan bytes', () => {
       await source.released;
       await idle(cache);
 
-      const streamRun = upstream.opens.find((range) => range.start === 0 && range.end > HEAD_PROBE_BYTES);
-      // One request for the whole head, not a short first run.
-      expect(streamRun).toEqual({ start: 0, end: HEAD - 1 });
-      // Its bytes went into the entry; the startup job did not fetch them again.
-      expect(headRefetches(upstream.opens, streamRun!)).toEqual([]);
+      // One request for the whole head, not a short first run; the startup job did not fetch it again.
+      expectOneHeadRun(upstream.opens);
       const [entry] = cache.store.entries();
       expect(missing(entry!.ranges, { start: 0, end: HEAD - 1 })).toEqual([]);
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it('a reader arriving just after another left waits for the bytes that one fetched, still on their way to disk', async () => {
+    const content = patternBytes(40 * MiB);
+    const upstream = memorySource(content);
+    const cache = await VfsCache.open(config, folder(), { probeTool: null });
+    try {
+      const source = cache.wrap(upstream, target) as CachedSource;
+      const entry = await source.cacheEntry(new AbortController().signal);
+      // The disk takes no write until the gate opens (a disk busy with syncs).
+      let openGate!: () => void;
+      const gate = new Promise<void>((resolve) => (openGate = resolve));
+      const write = entry.write.bind(entry);
+      entry.write = (position, bytes) => gate.then(() => write(position, bytes));
+
+      const first = new AbortController();
+      const probe = await source.open({ start: 0, end: content.length - 1 }, first.signal);
+      // ffprobe reads the first 3 MiB and leaves; a player's start opens the file right after.
+      for (let read = 0; read < 3 * MiB;) read += (await probe.read())?.length ?? Infinity;
+      first.abort();
+      await probe.close();
+      const start = await source.open({ start: 0, end: HEAD + MiB - 1 }, new AbortController().signal);
+      const firstChunk = start.read();
+      // Let the second reader decide where its first bytes come from, then let the disk go on.
+      for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setImmediate(resolve));
+      openGate();
+      const received: Buffer[] = [];
+      for (let chunk = await firstChunk; chunk; chunk = await start.read()) received.push(Buffer.from(chunk));
+      expect(Buffer.concat(received).equals(content.subarray(0, HEAD + MiB))).toBe(true);
+      await start.close();
+      await source.close();
+      await source.released;
+      await idle(cache);
+
+      // Neither the bytes the first reader had read nor the rest of its run were asked for again.
+      expectOneHeadRun(upstream.opens);
     } finally {
       await cache.stop();
     }
@@ -90,9 +133,7 @@ describe('SMART_STARTUP runs of plan bytes', () => {
       await source.close();
       await idle(cache);
 
-      const streamRun = upstream.opens.find((range) => range.start === 0 && range.end > HEAD_PROBE_BYTES);
-      expect(streamRun).toEqual({ start: 0, end: HEAD - 1 });
-      expect(headRefetches(upstream.opens, streamRun!)).toEqual([]);
+      expectOneHeadRun(upstream.opens);
       const [entry] = cache.store.entries();
       expect(missing(entry!.ranges, { start: 0, end: HEAD - 1 })).toEqual([]);
     } finally {
