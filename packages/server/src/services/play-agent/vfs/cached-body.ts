@@ -213,7 +213,7 @@ export class CachedBody implements MediaBody {
     const nextPlan = plan.find((range) => range.start > run.start);
     if (inPlan) run.end = Math.min(run.end, inPlan.end);
     else if (nextPlan) run.end = Math.min(run.end, nextPlan.start - 1);
-    const limit = this.runLimit(inPlan !== undefined);
+    const limit = this.runLimit(inPlan !== undefined, this.entry.fills.claimedAt(run.start));
     if (limit !== null) run.end = Math.min(run.end, run.start + limit - 1);
     const writable = inPlan ? [{ ...run }] : [];
     const fill =
@@ -232,11 +232,16 @@ export class CachedBody implements MediaBody {
     }
   }
 
-  /** Bytes the next upstream run may ask for (null: up to the end of the missing run). */
-  private runLimit(planBytes: boolean): number | null {
+  /**
+   * Bytes the next upstream run may ask for (null: up to the end of the missing run). Plan runs are
+   * asked whole, except where another reader's run is fetching the same bytes (it may be leaving: its
+   * run then becomes a fill this reader waits for): a short first run bounds what both fetch.
+   */
+  private runLimit(planBytes: boolean, claimedByAnother: boolean): number | null {
     const { maxRunBytes, growingRuns, finishPlanRuns } = this.options;
+    const whole = planBytes && finishPlanRuns && !claimedByAnother;
     const growing =
-      growingRuns && !(planBytes && finishPlanRuns)
+      growingRuns && !whole
         ? Math.min(growingRuns.maxBytes, growingRuns.firstBytes * 2 ** Math.min(this.upstreamRuns, 30))
         : Infinity;
     const limit = Math.min(maxRunBytes ?? Infinity, growing);

@@ -64,6 +64,14 @@ export class EntryFills {
     return { finish: () => this.claims.delete(claimed) };
   }
 
+  /** Whether another reader's run is fetching the byte at `position` (claim()). */
+  claimedAt(position: number): boolean {
+    for (const claim of this.claims) {
+      if (claim.start <= position && position <= claim.end) return true;
+    }
+    return false;
+  }
+
   /** The fill that is fetching the byte at `position`, if any. */
   at(position: number): Fill | undefined {
     for (const fill of this.active) {

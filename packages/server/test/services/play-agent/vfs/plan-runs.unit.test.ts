@@ -7,7 +7,7 @@ import type { ByteRange } from '../../../../src/platform/http/file-delivery/rang
 import type { CachedSource } from '../../../../src/services/play-agent/vfs/cached-source.js';
 import { HEAD_PROBE_BYTES } from '../../../../src/services/play-agent/vfs/container-index.js';
 import { missing } from '../../../../src/services/play-agent/vfs/range-set.js';
-import { completeStartup } from '../../../../src/services/play-agent/vfs/startup-source.js';
+import { completeStartup, STARTUP_RUNS } from '../../../../src/services/play-agent/vfs/startup-source.js';
 import { VfsCache } from '../../../../src/services/play-agent/vfs/vfs-cache.js';
 import { waitUntil } from '../../../support/wait.js';
 import { memorySource, patternBytes } from './memory-source.js';
@@ -111,6 +111,35 @@ describe('SMART_STARTUP runs of plan bytes', () => {
 
       // Neither the bytes the first reader had read nor the rest of its run were asked for again.
       expectOneHeadRun(upstream.opens);
+    } finally {
+      await cache.stop();
+    }
+  });
+
+  it("a reader needing bytes another reader's run is fetching asks for a short run, not the rest of the plan", async () => {
+    const content = patternBytes(40 * MiB);
+    // The first reader's run stalls after 1 MiB (a client that stopped reading without leaving).
+    const upstream = memorySource(content, { stallAfter: MiB });
+    const cache = await VfsCache.open(config, folder(), { probeTool: null });
+    try {
+      const source = cache.wrap(upstream, target) as CachedSource;
+      const first = await source.open({ start: 0, end: content.length - 1 }, new AbortController().signal);
+      expect((await first.read())?.length).toBeGreaterThan(0);
+      const [firstRun] = upstream.opens;
+      expect(firstRun).toEqual({ start: 0, end: HEAD - 1 });
+      // The second reader's own runs of the claimed head: a short first one.
+      // A player's start: the rest of the file from there.
+      const second = await source.open(
+        { start: 2 * MiB, end: content.length - 1 },
+        new AbortController().signal,
+      );
+      const opensBefore = upstream.opens.length;
+      const pending = second.read();
+      await waitUntil(() => upstream.opens.length > opensBefore, 'the second reader to ask upstream');
+      const run = upstream.opens[opensBefore]!;
+      expect(run.start).toBe(2 * MiB);
+      expect(run.end - run.start + 1).toBeLessThanOrEqual(STARTUP_RUNS.firstBytes);
+      void pending.catch(() => undefined);
     } finally {
       await cache.stop();
     }
