@@ -124,7 +124,10 @@ describe.each(installBackends())('transfers and their event stream on $label', (
     // Bytes only grow; the rate is reported; progress events respect the throttle (~4 per second).
     for (let i = 1; i < progress.length; i++) {
       expect(progress[i]!.transfer.bytes.done).toBeGreaterThanOrEqual(progress[i - 1]!.transfer.bytes.done);
-      expect(progress[i]!.at - progress[i - 1]!.at).toBeGreaterThanOrEqual(150);
+      // The server's times: on a loaded machine two events may reach the client close together.
+      const spacing =
+        Date.parse(progress[i]!.transfer.updatedAt) - Date.parse(progress[i - 1]!.transfer.updatedAt);
+      expect(spacing).toBeGreaterThanOrEqual(150);
     }
     expect(progress.some((e) => e.transfer.rate > 0)).toBe(true);
     expect(progress.length).toBeLessThan(20);
