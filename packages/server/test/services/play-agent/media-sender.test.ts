@@ -27,6 +27,7 @@ import {
   type MediaSource,
 } from '../../../src/services/play-agent/stream/sources.js';
 import { TokenBucket, mbpsToBytes } from '../../../src/services/play-agent/stream/token-bucket.js';
+import { startThrottlingProxy, type ThrottlingProxy } from '../../support/throttling-proxy.js';
 import { waitUntil } from '../../support/wait.js';
 
 const MiB = 1024 * 1024;
@@ -85,6 +86,8 @@ describe('media sender against real sockets', () => {
   let dir: string;
   let upstream: Server;
   let agent: Server;
+  /** The upstream behind a link slower than the client (the sender then waits for upstream bytes). */
+  let slowLink: ThrottlingProxy | null = null;
   const log: UpstreamLog = { requests: [], cut: [] };
   const results = new Map<
     string,
@@ -133,7 +136,7 @@ describe('media sender against real sockets', () => {
     } else {
       const info = statSync(file, { throwIfNoEntry: false });
       source = upstreamFileSource({
-        baseUrl: base(upstream),
+        baseUrl: url.searchParams.get('slow') && slowLink ? slowLink.url : base(upstream),
         mountId: 'm1',
         path: name,
         serviceToken: TOKEN,
@@ -501,6 +504,48 @@ describe('media sender against real sockets', () => {
       expect(result).toMatchObject({ status: 200, interrupted: 'client', completed: false });
       expect(result.bytesSent).toBe(MiB);
       expect(deltas.reduce((a, b) => a + b, 0)).toBe(MiB);
+    });
+  });
+
+  describe('a client that resets the connection while bytes flow', () => {
+    it('closes the source at once: no wait for write callbacks a dead socket never calls', async () => {
+      // A TCP socket is destroyed at once on a reset but emits 'close' only once its handle has closed,
+      // later in the same turn of the event loop; node:http drops the callback of a write made in
+      // between (the write returns false, nothing calls back). Upstream bytes arriving in that turn make
+      // such writes. The sender used to wait a fixed second for those callbacks before closing its
+      // source: a cache entry's run stayed claimed, the upstream stayed open. Several resets.
+      const port = (agent.address() as AddressInfo).port;
+      slowLink = await startThrottlingProxy({
+        target: base(upstream),
+        latencyMs: 0,
+        bytesPerSecond: 12 * MiB,
+      });
+      const waits: number[] = [];
+      for (let attempt = 0; attempt < 12; attempt++) {
+        const id = `reset-${attempt}`;
+        const resetAt = await new Promise<number>((resolve, reject) => {
+          const socket = connect(port, '127.0.0.1', () =>
+            socket.write(
+              `GET /upstream/big.mkv?known=1&slow=1 HTTP/1.1\r\nHost: agent\r\nx-test-id: ${id}\r\n\r\n`,
+            ),
+          );
+          let received = 0;
+          socket.on('data', (chunk: Buffer) => {
+            received += chunk.length;
+            if (received >= 2 * MiB && !socket.destroyed) {
+              socket.resetAndDestroy();
+              resolve(performance.now());
+            }
+          });
+          socket.on('error', reject);
+        });
+        const result = await resultOf(id);
+        waits.push(performance.now() - resetAt);
+        expect(result.interrupted).toBe('client');
+      }
+      await slowLink.close();
+      slowLink = null;
+      expect(Math.max(...waits)).toBeLessThan(500);
     });
   });
 

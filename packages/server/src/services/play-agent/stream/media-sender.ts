@@ -219,9 +219,17 @@ export async function sendMedia(
   let finished = false;
   const result: SendMediaResult = { status: 0, bytesSent: 0, bytesPlanned: 0, completed: false };
 
-  /** Write callbacks still running are counted first (bounded: a destroyed socket calls them at once). */
+  /**
+   * Write callbacks still running are counted first (bounded). A dead socket calls back at once the
+   * writes it had, and never those made after it died but before its 'close' (node:http drops them):
+   * nothing is left to count after one turn, and the source must not stay open waiting.
+   */
   const writesSettled = async () => {
     if (inflight === 0) return;
+    if (res.socket?.destroyed ?? res.destroyed) {
+      await new Promise((resolve) => setImmediate(resolve));
+      return;
+    }
     await Promise.race([
       new Promise<void>((resolve) => (settled = resolve)),
       new Promise<void>((resolve) => setTimeout(resolve, 1000).unref()),
@@ -421,7 +429,7 @@ export async function sendMedia(
     res.off('close', onClose);
     options.signal?.removeEventListener('abort', onCallerAbort);
     if (!signal.aborted) controller.abort(new Error('the answer ended'));
-    // Write callbacks still running are counted before the last report (bounded: a destroyed socket calls them at once).
+    // Write callbacks still running are counted before the last report (writesSettled: bounded).
     await writesSettled();
     await body?.close();
     await source.close();
