@@ -27,12 +27,21 @@ import { traceFirstOpens } from './vfs-trace.js';
 import { localReference, playAgentPlain, playAgentSmart, rcloneHttp, type Variant } from './vfs-variants.js';
 
 const MiB = 1024 * 1024;
-// A cloud drive seen from a home or office line: every request pays 150 ms before its first byte
-// (round trips, TLS, the provider's link resolution) and all transfers share 12 MiB/s (about 100 Mbit/s).
-const LINK = { latencyMs: 150, bytesPerSecond: 12 * MiB };
+/**
+ * Two cloud drives seen from a home or office line, each run in turn on the same origin. `near`: every
+ * request pays 150 ms before its first byte (round trips, TLS to a nearby CDN) and all transfers share
+ * 12 MiB/s (about 100 Mbit/s). `far`: 400 ms per request (a drive that resolves a download link for every
+ * ranged read, or a CDN on another continent) and 6 MiB/s (about 50 Mbit/s). `VFS_BENCH_LINKS=near`
+ * runs one of them.
+ */
+const LINKS = {
+  near: { latencyMs: 150, bytesPerSecond: 12 * MiB },
+  far: { latencyMs: 400, bytesPerSecond: 6 * MiB },
+} as const;
+type LinkName = keyof typeof LINKS;
 // A film at about 13 Mbit/s (a 1080p Blu-ray encode's range): 150 s, about 235 MiB per file.
 const FILM = { clipSeconds: 10, repeats: 15, videoBitrate: '12M' };
-const SAMPLES = Math.max(1, Number(process.env.VFS_BENCH_SAMPLES ?? 3));
+const SAMPLES = Math.max(1, Number(process.env.VFS_BENCH_SAMPLES ?? 5));
 const KINDS = Object.keys(MEDIA_FILES) as MediaKind[];
 
 type Figure = Metric | 'upstream' | 'disk';
@@ -57,6 +66,10 @@ class Results {
   get(row: string, kind: MediaKind, figure: Figure): number {
     const values = this.rows.get(`${row}|${kind}`)?.get(figure);
     return values && values.length > 0 ? median(values) : Number.NaN;
+  }
+
+  samples(row: string, kind: MediaKind, figure: Figure): number[] {
+    return this.rows.get(`${row}|${kind}`)?.get(figure) ?? [];
   }
 
   names(): string[] {
@@ -87,12 +100,29 @@ async function sampleVariant(
   try {
     const url = endpoint.url(film.file);
     const before = origin.proxy.stats.getBytes;
+    const firstRequest = origin.proxy.log.length;
+    const phases: Array<[string, number]> = [['probe', firstRequest]];
     await probeMs(url);
+    phases.push(['start', origin.proxy.log.length]);
     await startMs(url);
+    phases.push(['seek', origin.proxy.log.length]);
     await seekMs(url, film.size);
+    phases.push(['after', origin.proxy.log.length]);
     await endpoint.settle();
-    results.add(cold, kind, 'upstream', origin.proxy.stats.getBytes - before);
-    results.add(cold, kind, 'disk', await endpoint.diskBytes());
+    const upstream = origin.proxy.stats.getBytes - before;
+    const disk = await endpoint.diskBytes();
+    results.add(cold, kind, 'upstream', upstream);
+    results.add(cold, kind, 'disk', disk);
+    if (variant.caches && upstream > 1.5 * disk) {
+      // A first open that fetched far more than it kept: show where its bytes went.
+      console.log(`  ${cold} ${kind}: ${mib(upstream)} over the link for ${mib(disk)} kept:`);
+      origin.proxy.log.slice(firstRequest).forEach((request, offset) => {
+        const phase = phases.filter(([, at]) => at <= firstRequest + offset).at(-1)![0];
+        console.log(
+          `    ${phase} ${request.method} ${request.range ?? '-'} ${mib(request.bytes)} at ${request.arrivedMs - origin.proxy.log[firstRequest]!.arrivedMs} ms`,
+        );
+      });
+    }
     if (!variant.caches) return;
     const warm = `${variant.name} warm`;
     const warmBefore = origin.proxy.stats.getBytes;
@@ -121,6 +151,19 @@ function printTable(results: Results): void {
       console.log(
         `| ${row} | ${kind} | ${ms(get('ttfb'))} | ${ms(get('probe'))} | ${ms(get('start'))} | ${ms(get('seek'))} | ${mib(get('upstream'))} | ${mib(get('disk'))} |`,
       );
+    }
+  }
+}
+
+/** Every sample of one figure where the medians hide a spread (the first open's upstream bytes). */
+function printSamples(results: Results, figure: Figure): void {
+  console.log(`${figure} per sample (first open, in sample order):`);
+  for (const kind of KINDS) {
+    for (const row of results.names()) {
+      const values = results.samples(row, kind, figure);
+      if (values.some((value) => value > 0)) {
+        console.log(`  ${row} | ${kind}: ${values.map((value) => mib(value)).join(', ')}`);
+      }
     }
   }
 }
@@ -156,14 +199,27 @@ function printGoals(results: Results): void {
   }
 }
 
+function chosenLinks(): LinkName[] {
+  const names = (process.env.VFS_BENCH_LINKS ?? 'near,far').split(',').map((name) => name.trim());
+  for (const name of names) {
+    if (!(name in LINKS)) throw new Error(`VFS_BENCH_LINKS: unknown link ${name} (near, far)`);
+  }
+  return names as LinkName[];
+}
+
 export async function benchVfs(): Promise<void> {
   const work = mkdtempSync(path.join(tmpdir(), 'svc-bench-vfs-'));
-  const origin = await startVfsOrigin(LINK);
+  const links = chosenLinks();
+  const origin = await startVfsOrigin(LINKS[links[0]!]);
   const stops: Array<() => Promise<void>> = [];
   try {
     const films = await makeFilms(origin.davDir, FILM);
     if (process.env.VFS_BENCH_TRACE) {
-      await traceFirstOpens(origin, films, work);
+      for (const name of links) {
+        origin.proxy.set(LINKS[name]);
+        console.log(`link ${name}:`);
+        await traceFirstOpens(origin, films, work);
+      }
       return;
     }
     const local = await localReference(origin);
@@ -178,23 +234,31 @@ export async function benchVfs(): Promise<void> {
       rcloneHttp(origin, 'off', work),
     ];
     console.log(
-      `vfs bench: link ${LINK.latencyMs} ms per request, ${mib(LINK.bytesPerSecond)}/s; ${SAMPLES} samples; ` +
-        `files: ${KINDS.map((kind) => {
-          const film = films.get(kind)!;
-          return `${kind} ${mib(film.size)} ${film.durationSeconds.toFixed(0)} s ${(film.bitrate / 1e6).toFixed(1)} Mbit/s`;
-        }).join(', ')}`,
+      `vfs bench: ${SAMPLES} samples; files: ${KINDS.map((kind) => {
+        const film = films.get(kind)!;
+        return `${kind} ${mib(film.size)} ${film.durationSeconds.toFixed(0)} s ${(film.bitrate / 1e6).toFixed(1)} Mbit/s`;
+      }).join(', ')}`,
     );
-    const results = new Results();
-    for (let sample = 1; sample <= SAMPLES; sample++) {
-      console.log(`sample ${sample}/${SAMPLES}: load average ${loadText()} (2 cores)`);
-      for (const kind of KINDS) {
-        for (const variant of variants) await sampleVariant(origin, variant, kind, films.get(kind)!, results);
+    for (const name of links) {
+      const link = LINKS[name];
+      origin.proxy.set(link);
+      await linkIdle(origin.proxy);
+      console.log(`\nlink ${name}: ${link.latencyMs} ms per request, ${mib(link.bytesPerSecond)}/s shared`);
+      const results = new Results();
+      for (let sample = 1; sample <= SAMPLES; sample++) {
+        console.log(`sample ${sample}/${SAMPLES}: load average ${loadText()} (2 cores)`);
+        for (const kind of KINDS) {
+          for (const variant of variants)
+            await sampleVariant(origin, variant, kind, films.get(kind)!, results);
+        }
       }
+      console.log(`load average after: ${loadText()}\n`);
+      printTable(results);
+      console.log('');
+      printSamples(results, 'upstream');
+      console.log('');
+      printGoals(results);
     }
-    console.log(`load average after: ${loadText()}\n`);
-    printTable(results);
-    console.log('');
-    printGoals(results);
   } finally {
     for (const stop of stops) await stop();
     await origin.stop();
