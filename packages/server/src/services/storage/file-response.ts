@@ -187,8 +187,9 @@ export async function replyWithInternalFile(
   reply.raw.once('close', abort);
   const { body, mtime } = await readKnownSize(path, { ...expected, signal: controller.signal });
   if (!mtime) {
-    // Without the backend's date there is no ETag to send: ask the usual way.
-    body.destroy();
+    // Without the backend's date there is no ETag to send: ask the usual way. An unread HTTP body emits
+    // an error when destroyed; without a listener it would end the process.
+    body.on('error', () => undefined).destroy();
     reply.raw.off('close', abort);
     return replyWithFile(request, reply, mount, path, { attachment: false });
   }
