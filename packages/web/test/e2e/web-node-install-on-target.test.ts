@@ -130,11 +130,14 @@ describe('install a former built-in node on a target machine', () => {
     await row.getByText('Awaiting install on a target machine').waitFor();
     await row.getByTestId('node-link').click();
     await page.waitForURL(new RegExp(`/console/nodes/${STORAGE_ID}$`));
+    // The list may still be on the page for a moment after the address changed: read the detail's badge.
+    const detail = page.locator(`[data-testid="node-detail"][data-node-id="${STORAGE_ID}"]`);
+    await detail.waitFor();
     await settled(page);
-    expect(await page.getByTestId('node-status').getAttribute('data-status')).toBe('AWAITING_INSTALL');
+    expect(await detail.getByTestId('node-status').getAttribute('data-status')).toBe('AWAITING_INSTALL');
     await watched.screenshot('awaiting-install');
 
-    await page.getByTestId('node-install-on-target').click();
+    await detail.getByTestId('node-install-on-target').click();
     await page.waitForURL(/\/console\/nodes\?/);
     const query = new URL(page.url()).searchParams;
     expect(Object.fromEntries(query)).toEqual({ install: STORAGE_ID, type: 'svc-control-storage' });
@@ -190,9 +193,10 @@ describe('install a former built-in node on a target machine', () => {
     expect(await nodeOf(PLAY_AGENT_ID)).toMatchObject({ scope: 'EMBEDDED', status: 'AWAITING_INSTALL' });
     // A node that is not awaiting install has no such button (the storage node taken over above).
     await page.goto(`${entrance}/console/nodes/${STORAGE_ID}`);
+    const detail = page.locator(`[data-testid="node-detail"][data-node-id="${STORAGE_ID}"]`);
+    await detail.waitFor();
     await settled(page);
-    await page.getByTestId('node-detail').waitFor();
-    expect(await page.getByTestId('node-install-on-target').count()).toBe(0);
+    expect(await detail.getByTestId('node-install-on-target').count()).toBe(0);
     expect(watched.problems).toEqual([]);
     await watched.context.close();
   }, 180_000);
